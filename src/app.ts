@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Db } from './data/db.ts';
+import { createAccountService } from './domain/accounts.ts';
+import { createAlertService } from './domain/alerts.ts';
+import { type Clock, systemClock } from './domain/clock.ts';
+import { ApiError } from './domain/errors.ts';
+import { createWatchService } from './domain/watches.ts';
+import { apiAuthentication } from './http/authenticate.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { openApiInfo } from './http/openapi-info.ts';
+import type { RateLimitStore } from './http/rate-limit/store.ts';
+import { alertRoutes } from './http/routes/alerts.ts';
+import { healthRoutes } from './http/routes/health.ts';
+import { meRoutes } from './http/routes/me.ts';
+import { watchRoutes } from './http/routes/watches.ts';
+import { zodValidatorCompiler } from './http/validation.ts';
+
+export type AppDeps = {
+  db: Db;
+  logger: Logger;
+  rateLimit: RateLimitStore;
+  rateLimitPerMinute: number;
+  clock?: Clock;
+};
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+// Accept a caller's request id if it is harmless to log; otherwise make one.
+const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+function requestId(request: { headers: Record<string, unknown> }): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming)
+    ? incoming
+    : `req_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** The HTTP application. It never listens: server.ts (or a test) does that. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    // pino's Logger is a FastifyBaseLogger; the cast only stops Fastify typing itself by pino's type.
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId: requestId,
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+  });
+  const clock = deps.clock ?? systemClock;
+  const accounts = createAccountService(deps.db);
+  const watches = createWatchService(deps.db);
+  const alerts = createAlertService(deps.db);
+
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  // Responses are serialised by PostgreSQL or JSON.stringify; response schemas only document them.
+  app.setSerializerCompiler(
+    () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
+  );
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: openApiInfo,
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  healthRoutes(app, deps.db);
+
+  await app.register(
+    async (api) => {
+      // JSON is the only body the API takes; anything else is a 415 (D1 step 6).
+      api.removeContentTypeParser(['text/plain']);
+      api.addHook(
+        'onRequest',
+        apiAuthentication({
+          accounts,
+          rateLimit: deps.rateLimit,
+          limitPerMinute: deps.rateLimitPerMinute,
+          clock,
+        }),
+      );
+      // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (D1 step 6).
+      api.addHook('preValidation', async (request: FastifyRequest) => {
+        if (
+          (request.method === 'POST' || request.method === 'PATCH') &&
+          request.body === undefined
+        ) {
+          throw new ApiError('malformed_request', 'The request body is empty; send a JSON object.');
+        }
+      });
+      meRoutes(api);
+      watchRoutes(api, watches);
+      alertRoutes(api, alerts);
+    },
+    { prefix: '/api/v1' },
+  );
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } });
+
+  return app;
+}

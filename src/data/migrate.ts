@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './db.ts';
+
+const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+// Any constant works; it only has to be the same in every process that migrates.
+const MIGRATION_LOCK = 72_001;
+
+export function listMigrations(): { version: string; sql: string }[] {
+  return readdirSync(migrationsDir)
+    .filter((name) => /^\d{3}_[a-z0-9_]+\.sql$/.test(name))
+    .sort()
+    .map((name) => ({
+      version: name.replace(/\.sql$/, ''),
+      sql: readFileSync(join(migrationsDir, name), 'utf8'),
+    }));
+}
+
+/**
+ * Applies pending migrations, forward-only, in one transaction. The advisory lock makes processes
+ * that start together (several workers on one server) wait for each other instead of racing.
+ */
+export async function migrate(db: Db): Promise<string[]> {
+  const migrations = listMigrations();
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version text PRIMARY KEY,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`,
+    );
+    const done = new Set(
+      (await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).map(
+        (r) => r.version,
+      ),
+    );
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      await tx.exec(migration.sql);
+      await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,168 @@
+import type { Queryable } from '../db.ts';
+
+export type OrganizationRow = { id: string; name: string; tier: string; created_at: Date };
+export type UserRow = {
+  id: string;
+  email: string;
+  tier: string;
+  organization_id: string | null;
+  password_hash: string | null;
+  created_at: Date;
+};
+export type ApiKeyRow = {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  created_at: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+};
+
+export async function insertOrganization(
+  db: Queryable,
+  o: { id: string; name: string; tier: string },
+) {
+  const rows = await db.query<OrganizationRow>(
+    'INSERT INTO organizations (id, name, tier) VALUES ($1, $2, $3) RETURNING *',
+    [o.id, o.name, o.tier],
+  );
+  return rows[0] as OrganizationRow;
+}
+
+export async function getOrganization(db: Queryable, id: string) {
+  const rows = await db.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}
+
+export async function insertUser(
+  db: Queryable,
+  u: {
+    id: string;
+    email: string;
+    tier: string;
+    organizationId: string | null;
+    passwordHash: string | null;
+  },
+) {
+  const rows = await db.query<UserRow>(
+    `INSERT INTO users (id, email, tier, organization_id, password_hash)
+     VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+    [u.id, u.email, u.tier, u.organizationId, u.passwordHash],
+  );
+  return rows[0] as UserRow;
+}
+
+export async function getUser(db: Queryable, id: string) {
+  const rows = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}
+
+export async function getUserByEmail(db: Queryable, email: string) {
+  const rows = await db.query<UserRow>('SELECT * FROM users WHERE lower(email) = lower($1)', [
+    email,
+  ]);
+  return rows[0] ?? null;
+}
+
+export async function updateUser(
+  db: Queryable,
+  id: string,
+  changes: { tier?: string; organizationId?: string | null; passwordHash?: string },
+) {
+  const rows = await db.query<UserRow>(
+    `UPDATE users SET
+       tier = CASE WHEN $2::boolean THEN $3 ELSE tier END,
+       organization_id = CASE WHEN $4::boolean THEN $5 ELSE organization_id END,
+       password_hash = CASE WHEN $6::boolean THEN $7 ELSE password_hash END
+     WHERE id = $1 RETURNING *`,
+    [
+      id,
+      changes.tier !== undefined,
+      changes.tier ?? null,
+      changes.organizationId !== undefined,
+      changes.organizationId ?? null,
+      changes.passwordHash !== undefined,
+      changes.passwordHash ?? null,
+    ],
+  );
+  return rows[0] ?? null;
+}
+
+export async function countUsers(db: Queryable): Promise<number> {
+  const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+  return rows[0]?.n ?? 0;
+}
+
+export async function insertApiKey(
+  db: Queryable,
+  k: { id: string; userId: string; name: string; prefix: string; hash: string; scopes: string[] },
+) {
+  const rows = await db.query<ApiKeyRow>(
+    `INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes)
+     VALUES ($1, $2, $3, $4, $5, $6::text[])
+     RETURNING id, user_id, name, prefix, scopes, created_at, revoked_at, last_used_at`,
+    [k.id, k.userId, k.name, k.prefix, k.hash, k.scopes],
+  );
+  return rows[0] as ApiKeyRow;
+}
+
+/** Revokes a key; a key already revoked keeps its first revocation time. */
+export async function revokeApiKey(db: Queryable, id: string, userId?: string) {
+  const rows = await db.query<ApiKeyRow>(
+    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now_ms())
+      WHERE id = $1 AND ($2::text IS NULL OR user_id = $2)
+      RETURNING id, user_id, name, prefix, scopes, created_at, revoked_at, last_used_at`,
+    [id, userId ?? null],
+  );
+  return rows[0] ?? null;
+}
+
+export async function listApiKeys(db: Queryable, userId: string) {
+  return db.query<ApiKeyRow>(
+    `SELECT id, user_id, name, prefix, scopes, created_at, revoked_at, last_used_at
+       FROM api_keys WHERE user_id = $1 ORDER BY created_at DESC, id DESC`,
+    [userId],
+  );
+}
+
+/** Everything a request needs to know about its caller, in one indexed lookup. */
+export type Principal = {
+  key_id: string;
+  key_name: string;
+  scopes: string[];
+  key_created_at: string;
+  last_used_at: Date | null;
+  user_id: string;
+  email: string;
+  organization_id: string | null;
+  organization_name: string | null;
+  tier: string;
+};
+
+export async function findPrincipalByKeyHash(
+  db: Queryable,
+  hash: string,
+): Promise<Principal | null> {
+  const rows = await db.query<Principal>(
+    `SELECT k.id AS key_id, k.name AS key_name, k.scopes, iso_ms(k.created_at) AS key_created_at,
+            k.last_used_at, u.id AS user_id, u.email, u.organization_id,
+            o.name AS organization_name, coalesce(o.tier, u.tier) AS tier
+       FROM api_keys k
+       JOIN users u ON u.id = k.user_id
+       LEFT JOIN organizations o ON o.id = u.organization_id
+      WHERE k.hash = $1 AND k.revoked_at IS NULL`,
+    [hash],
+  );
+  return rows[0] ?? null;
+}
+
+/** At most one write a minute per key, whatever the request rate (and across processes). */
+export async function touchApiKey(db: Queryable, keyId: string): Promise<void> {
+  await db.query(
+    `UPDATE api_keys SET last_used_at = now_ms()
+      WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    [keyId],
+  );
+}

@@ -1,0 +1,139 @@
+import type { Queryable } from '../db.ts';
+import { ALERT_JSON, type JsonRow, Params } from './json-sql.ts';
+
+export type AlertState = 'unread' | 'read' | 'dismissed';
+
+export type AlertListFilter = {
+  ownerId: string;
+  states?: AlertState[] | undefined;
+  watchId?: string | undefined;
+  since?: string | undefined;
+  after?: { createdAt: string; id: string } | undefined;
+  limit: number;
+};
+
+export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Promise<JsonRow[]> {
+  const p = new Params();
+  const where = [`a.owner_id = ${p.add(filter.ownerId)}`];
+  if (filter.states && filter.states.length > 0) {
+    where.push(
+      filter.states.length === 1
+        ? `a.state = ${p.add(filter.states[0])}`
+        : `a.state = ANY(${p.add(filter.states)}::text[])`,
+    );
+  }
+  if (filter.watchId !== undefined) where.push(`a.watch_id = ${p.add(filter.watchId)}`);
+  if (filter.since !== undefined) where.push(`a.created_at >= ${p.add(filter.since)}::timestamptz`);
+  if (filter.after) {
+    where.push(
+      `(a.created_at, a.id) < (${p.add(filter.after.createdAt)}::timestamptz, ${p.add(filter.after.id)})`,
+    );
+  }
+  return db.query<JsonRow>(
+    `SELECT a.id, iso_ms(a.created_at) AS created_at, ${ALERT_JSON} AS json
+       FROM alerts a JOIN hits h ON h.id = a.hit_id
+      WHERE ${where.join(' AND ')}
+      ORDER BY a.created_at DESC, a.id DESC
+      LIMIT ${p.add(filter.limit)}`,
+    p.values,
+  );
+}
+
+export async function getAlertJson(db: Queryable, ownerId: string, id: string) {
+  const rows = await db.query<{ json: string }>(
+    `SELECT ${ALERT_JSON} AS json
+       FROM alerts a JOIN hits h ON h.id = a.hit_id
+      WHERE a.id = $1 AND a.owner_id = $2`,
+    [id, ownerId],
+  );
+  return rows[0]?.json ?? null;
+}
+
+/** Sets the state (idempotent: the same state again changes nothing) and returns the alert. */
+export async function setAlertState(
+  db: Queryable,
+  ownerId: string,
+  id: string,
+  state: AlertState,
+): Promise<string | null> {
+  const rows = await db.query<{ json: string }>(
+    `WITH changed AS (
+       UPDATE alerts SET state = $3 WHERE id = $1 AND owner_id = $2
+       RETURNING *
+     )
+     SELECT ${ALERT_JSON} AS json FROM changed a JOIN hits h ON h.id = a.hit_id`,
+    [id, ownerId, state],
+  );
+  return rows[0]?.json ?? null;
+}
+
+export async function countUnread(db: Queryable, ownerId: string): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM alerts WHERE owner_id = $1 AND state = 'unread'`,
+    [ownerId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export type NewHit = {
+  id: string;
+  watchId: string;
+  sourceCode: string;
+  externalId: string;
+  entityType: string;
+  displayName: string;
+  ownerName: string;
+  ownerCountryCode: string;
+  jurisdiction: string;
+  filedAt: string;
+  registeredAt: string | null;
+  expiresAt: string | null;
+  status: string;
+  classes: number[];
+  rawPayload: unknown;
+};
+
+/**
+ * Records a hit and its alert, unless the watch already has a hit for this source record
+ * (spec 2.3). Returns the new alert's id, or null when the hit existed. Alerts are never created
+ * through the API: scans (and tests) call this.
+ */
+export async function insertHitWithAlert(
+  db: Queryable,
+  hit: NewHit,
+  alertId: string,
+): Promise<string | null> {
+  const rows = await db.query<{ id: string }>(
+    `WITH new_hit AS (
+       INSERT INTO hits (id, watch_id, source_code, external_id, entity_type, display_name,
+                         owner_name, owner_country_code, jurisdiction, filed_at, registered_at,
+                         expires_at, status, classes, raw_payload)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::int[], $15::text::jsonb)
+       ON CONFLICT ON CONSTRAINT hits_watch_source_external_key DO NOTHING
+       RETURNING id, watch_id
+     )
+     INSERT INTO alerts (id, watch_id, hit_id, owner_id)
+     SELECT $16, new_hit.watch_id, new_hit.id, w.owner_id
+       FROM new_hit JOIN watches w ON w.id = new_hit.watch_id
+     RETURNING id`,
+    [
+      hit.id,
+      hit.watchId,
+      hit.sourceCode,
+      hit.externalId,
+      hit.entityType,
+      hit.displayName,
+      hit.ownerName,
+      hit.ownerCountryCode,
+      hit.jurisdiction,
+      hit.filedAt,
+      hit.registeredAt,
+      hit.expiresAt,
+      hit.status,
+      hit.classes,
+      JSON.stringify(hit.rawPayload),
+      alertId,
+    ],
+  );
+  return rows[0]?.id ?? null;
+}

@@ -1,0 +1,60 @@
+// JSON of the API's resources, built by PostgreSQL. The read path hands this text straight to the
+// client: Node neither parses the rows into objects and Dates nor serialises them again, which is
+// where a naive read path spends its CPU.
+
+export const WATCH_JSON = `json_build_object(
+  'id', w.id,
+  'watchType', w.watch_type,
+  'name', w.name,
+  'attributes', w.attributes,
+  'sources', w.sources,
+  'scanCadence', w.scan_cadence,
+  'active', w.active,
+  'logoUrl', w.logo_url,
+  'logoSt13', w.logo_st13,
+  'createdAt', iso_ms(w.created_at)
+)::text`;
+
+export const HIT_JSON = `json_build_object(
+  'id', h.id,
+  'entityType', h.entity_type,
+  'sourceCode', h.source_code,
+  'externalId', h.external_id,
+  'displayName', h.display_name,
+  'ownerName', h.owner_name,
+  'ownerCountryCode', h.owner_country_code,
+  'jurisdiction', h.jurisdiction,
+  'filedAt', iso_ms(h.filed_at),
+  'registeredAt', iso_ms(h.registered_at),
+  'expiresAt', iso_ms(h.expires_at),
+  'status', h.status,
+  'classes', h.classes,
+  'rawPayload', h.raw_payload
+)`;
+
+export const ALERT_JSON = `json_build_object(
+  'id', a.id,
+  'watchId', a.watch_id,
+  'state', a.state,
+  'severity', a.severity,
+  'rationale', a.rationale,
+  'rationaleAt', iso_ms(a.rationale_at),
+  'emailedAt', iso_ms(a.emailed_at),
+  'createdAt', iso_ms(a.created_at),
+  'hit', ${HIT_JSON}
+)::text`;
+
+/** A page of rows: the JSON of each, plus the keyset position of each for the next cursor. */
+export type JsonRow = { id: string; created_at: string; json: string };
+
+// jsonb parameters are always sent as JSON text and cast with ::text::jsonb: postgres.js would
+// otherwise JSON-encode a string a second time, and PGlite would not.
+
+/** Collects positional parameters while a statement is assembled from optional filters. */
+export class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}

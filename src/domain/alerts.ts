@@ -1,0 +1,49 @@
+import type { Db } from '../data/db.ts';
+import * as repo from '../data/repositories/alerts.ts';
+import { notFound } from './errors.ts';
+import { positionFromCursor } from './pagination.ts';
+import type { Principal } from './principal.ts';
+
+export const ALERT_STATES = ['unread', 'read', 'dismissed'] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+
+export type ListAlertsQuery = {
+  limit: number;
+  cursor?: string | undefined;
+  states?: AlertState[] | undefined;
+  watchId?: string | undefined;
+  since?: string | undefined;
+};
+
+export function createAlertService(db: Db) {
+  return {
+    async list(principal: Principal, query: ListAlertsQuery) {
+      return repo.listAlertsJson(db, {
+        ownerId: principal.ownerId,
+        states: query.states,
+        watchId: query.watchId,
+        since: query.since,
+        after: positionFromCursor(query.cursor),
+        limit: query.limit + 1,
+      });
+    },
+
+    async get(principal: Principal, id: string): Promise<string> {
+      const json = await repo.getAlertJson(db, principal.ownerId, id);
+      if (json === null) throw notFound();
+      return json;
+    },
+
+    async setState(principal: Principal, id: string, state: AlertState): Promise<string> {
+      const json = await repo.setAlertState(db, principal.ownerId, id, state);
+      if (json === null) throw notFound();
+      return json;
+    },
+
+    unreadCount(principal: Principal): Promise<number> {
+      return repo.countUnread(db, principal.ownerId);
+    },
+  };
+}
+
+export type AlertService = ReturnType<typeof createAlertService>;

@@ -1,0 +1,21 @@
+import { randomBytes } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Base62 text of random bytes; rejection sampling keeps every character equally likely. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export type IdPrefix = 'wat' | 'alt' | 'hit' | 'key' | 'usr' | 'org' | 'scn' | 'ses' | 'eml';
+
+/** Opaque, prefixed ids (D3): the prefix tells a reader of a log line what the id is. */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase62(22)}`;
+}

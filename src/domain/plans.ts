@@ -1,0 +1,69 @@
+export const TIERS = ['free', 'solo', 'team', 'enterprise'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const CADENCES = ['hourly', 'daily', 'weekly'] as const;
+export type Cadence = (typeof CADENCES)[number];
+
+export type Plan = {
+  tier: Tier;
+  apiAccess: boolean;
+  /** null: unlimited. */
+  maxActiveWatches: number | null;
+  minScanCadence: Cadence;
+  /** Alert e-mail for this tier (D8: solo and higher). */
+  alertEmail: boolean;
+};
+
+// Decision D2.
+export const PLANS: Record<Tier, Plan> = {
+  free: {
+    tier: 'free',
+    apiAccess: false,
+    maxActiveWatches: 3,
+    minScanCadence: 'weekly',
+    alertEmail: false,
+  },
+  solo: {
+    tier: 'solo',
+    apiAccess: false,
+    maxActiveWatches: 25,
+    minScanCadence: 'daily',
+    alertEmail: true,
+  },
+  team: {
+    tier: 'team',
+    apiAccess: true,
+    maxActiveWatches: 500,
+    minScanCadence: 'hourly',
+    alertEmail: true,
+  },
+  enterprise: {
+    tier: 'enterprise',
+    apiAccess: true,
+    maxActiveWatches: null,
+    minScanCadence: 'hourly',
+    alertEmail: true,
+  },
+};
+
+export const TIER_LABEL: Record<Tier, string> = {
+  free: 'Free',
+  solo: 'Solo',
+  team: 'Team',
+  enterprise: 'Enterprise',
+};
+
+const CADENCE_MS: Record<Cadence, number> = {
+  hourly: 3_600_000,
+  daily: 86_400_000,
+  weekly: 604_800_000,
+};
+
+export function cadenceIntervalMs(cadence: Cadence): number {
+  return CADENCE_MS[cadence];
+}
+
+/** True when `cadence` scans more often than the plan allows. */
+export function isFasterThanAllowed(plan: Plan, cadence: Cadence): boolean {
+  return CADENCE_MS[cadence] < CADENCE_MS[plan.minScanCadence];
+}

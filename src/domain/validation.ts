@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+import type { ValidationDetails } from './errors.ts';
+
+export type FlattenOptions = {
+  /** Messages for keys that are known but not accepted (immutable fields and the like). */
+  keyMessages?: Record<string, string>;
+};
+
+/**
+ * Zod issues → `{ formErrors, fieldErrors }` with dotted paths (D5). An unknown key is reported
+ * under its own path so that the response names it, and `field` is the first offending key.
+ */
+export function flattenIssues(
+  issues: readonly z.core.$ZodIssue[],
+  options: FlattenOptions = {},
+): ValidationDetails {
+  const formErrors: string[] = [];
+  const fieldErrors: Record<string, string[]> = {};
+  let field: string | undefined;
+  const add = (path: string, message: string) => {
+    field ??= path;
+    const list = fieldErrors[path] ?? [];
+    list.push(message);
+    fieldErrors[path] = list;
+  };
+  for (const issue of issues) {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const path = base ? `${base}.${key}` : key;
+        add(path, options.keyMessages?.[path] ?? `Unknown field "${key}" is not allowed.`);
+      }
+    } else if (base === '') {
+      formErrors.push(issue.message);
+    } else {
+      add(base, issue.message);
+    }
+  }
+  return field === undefined ? { formErrors, fieldErrors } : { formErrors, fieldErrors, field };
+}
+
+// A missing value reads better as "Required" than as Zod's "expected string, received undefined".
+const requiredMessage = (issue: { code: string; input?: unknown }) =>
+  issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined;
+
+export type ParseResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; issues: readonly z.core.$ZodIssue[] };
+
+export function safeParseWithMessages<T extends z.ZodType>(
+  schema: T,
+  data: unknown,
+): ParseResult<z.output<T>> {
+  const result = schema.safeParse(data, { error: requiredMessage });
+  return result.success
+    ? { ok: true, value: result.data }
+    : { ok: false, issues: result.error.issues };
+}

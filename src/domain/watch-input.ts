@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { isDesignation } from './countries.ts';
+import { CADENCES } from './plans.ts';
+
+// Request schemas of watches, shared by the API and the dashboard so both say the same thing.
+
+export const WATCH_TYPES = ['trademark'] as const;
+export type WatchType = (typeof WATCH_TYPES)[number];
+
+export const SOURCES_BY_TYPE: Record<WatchType, string[]> = {
+  trademark: ['global_trademark_database'],
+};
+
+const noDuplicates = (values: readonly unknown[]) => new Set(values).size === values.length;
+
+export const niceClassesSchema = z
+  .array(
+    z
+      .number({ error: 'Expected an integer from 1 to 45.' })
+      .int('Expected an integer from 1 to 45.')
+      .min(1, 'Nice classes run from 1 to 45.')
+      .max(45, 'Nice classes run from 1 to 45.'),
+  )
+  .min(1, 'At least one Nice class is required.')
+  .max(45, 'At most 45 Nice classes.')
+  .refine(noDuplicates, 'Each Nice class may appear only once.');
+
+export const designationsSchema = z
+  .array(
+    z
+      .string()
+      .transform((code) => code.toUpperCase())
+      .refine(isDesignation, 'Expected an ISO 3166-1 alpha-2 country code or EU.'),
+  )
+  .min(1, 'At least one designation is required.')
+  .max(250, 'At most 250 designations.')
+  .refine(noDuplicates, 'Each designation may appear only once.');
+
+export const trademarkAttributesSchema = z.strictObject({
+  niceClasses: niceClassesSchema,
+  designations: designationsSchema,
+});
+export type TrademarkAttributes = z.output<typeof trademarkAttributesSchema>;
+
+export const watchNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Name must be 1 to 200 characters.')
+  .max(200, 'Name must be 1 to 200 characters.');
+
+export const cadenceSchema = z.enum(CADENCES);
+
+export const createWatchSchema = z.strictObject({
+  watchType: z.enum(WATCH_TYPES),
+  name: watchNameSchema,
+  attributes: trademarkAttributesSchema,
+  scanCadence: cadenceSchema.default('daily'),
+  // Accepted and ignored: the server assigns the canonical sources of the type (spec 4.2).
+  sources: z.unknown().optional(),
+});
+export type CreateWatchInput = z.output<typeof createWatchSchema>;
+
+export const updateWatchSchema = z.strictObject({
+  name: watchNameSchema.optional(),
+  attributes: trademarkAttributesSchema.optional(),
+  scanCadence: cadenceSchema.optional(),
+  active: z.boolean().optional(),
+  logoUrl: z
+    .string()
+    .max(2048, 'At most 2048 characters.')
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'http:' || url.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, 'Expected an http(s) URL or null.')
+    .nullable()
+    .optional(),
+  logoSt13: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,50}$/, 'Expected 1 to 50 letters or digits, or null.')
+    .nullable()
+    .optional(),
+});
+export type UpdateWatchInput = z.output<typeof updateWatchSchema>;
+
+/** Keys a PATCH may not touch, with the reason the 422 gives (D3). */
+export const UPDATE_KEY_MESSAGES: Record<string, string> = {
+  watchType: 'watchType is immutable after creation.',
+  sources: 'sources is managed by the server and cannot be set.',
+  id: 'id is assigned by the server and cannot be changed.',
+  createdAt: 'createdAt is assigned by the server and cannot be changed.',
+};

@@ -1,0 +1,115 @@
+import type { Db } from '../data/db.ts';
+import * as repo from '../data/repositories/watches.ts';
+import { ApiError, notFound, validationError } from './errors.ts';
+import { newId } from './ids.ts';
+import { positionFromCursor } from './pagination.ts';
+import { type Cadence, isFasterThanAllowed, type Plan, TIER_LABEL } from './plans.ts';
+import type { Principal } from './principal.ts';
+import { type CreateWatchInput, SOURCES_BY_TYPE, type UpdateWatchInput } from './watch-input.ts';
+
+export const UPGRADE_URL = '/pricing';
+
+export function capMessage(plan: Plan): string {
+  return `Your ${TIER_LABEL[plan.tier]} plan allows at most ${plan.maxActiveWatches} active watches; deactivate a watch or upgrade your plan.`;
+}
+
+export function cadenceMessage(plan: Plan, cadence: Cadence): string {
+  return `Your ${TIER_LABEL[plan.tier]} plan does not allow ${cadence} scans; the fastest cadence is ${plan.minScanCadence}.`;
+}
+
+const quotaError = (message: string) =>
+  new ApiError('quota_exceeded', message, { upgradeUrl: UPGRADE_URL });
+
+export type ListWatchesQuery = {
+  limit: number;
+  cursor?: string | undefined;
+  watchType?: string | undefined;
+  active?: boolean | undefined;
+};
+
+export function createWatchService(db: Db) {
+  return {
+    async list(principal: Principal, query: ListWatchesQuery) {
+      return repo.listWatchesJson(db, {
+        ownerId: principal.ownerId,
+        watchType: query.watchType,
+        active: query.active,
+        after: positionFromCursor(query.cursor),
+        limit: query.limit + 1,
+      });
+    },
+
+    async get(principal: Principal, id: string): Promise<string> {
+      const json = await repo.getWatchJson(db, principal.ownerId, id);
+      if (json === null) throw notFound();
+      return json;
+    },
+
+    async create(principal: Principal, input: CreateWatchInput): Promise<string> {
+      const plan = principal.plan;
+      if (isFasterThanAllowed(plan, input.scanCadence)) {
+        throw quotaError(cadenceMessage(plan, input.scanCadence));
+      }
+      return db.transaction(async (tx) => {
+        if (plan.maxActiveWatches !== null) {
+          await repo.lockOwner(tx, principal.ownerId);
+          const active = await repo.countActiveWatches(tx, principal.ownerId);
+          if (active >= plan.maxActiveWatches) throw quotaError(capMessage(plan));
+        }
+        return repo.insertWatch(tx, {
+          id: newId('wat'),
+          ownerId: principal.ownerId,
+          createdBy: principal.userId,
+          watchType: input.watchType,
+          name: input.name,
+          attributes: input.attributes,
+          sources: SOURCES_BY_TYPE[input.watchType],
+          scanCadence: input.scanCadence,
+        });
+      });
+    },
+
+    async update(principal: Principal, id: string, input: UpdateWatchInput): Promise<string> {
+      const plan = principal.plan;
+      return db.transaction(async (tx) => {
+        if (input.active === true && plan.maxActiveWatches !== null) {
+          await repo.lockOwner(tx, principal.ownerId);
+        }
+        const current = await repo.getWatchRow(tx, principal.ownerId, id, { forUpdate: true });
+        if (!current) throw notFound();
+        // On PATCH a too-fast cadence is a validation failure, not a quota breach (D2).
+        if (input.scanCadence !== undefined && isFasterThanAllowed(plan, input.scanCadence)) {
+          throw validationError({
+            formErrors: [],
+            fieldErrors: { scanCadence: [cadenceMessage(plan, input.scanCadence)] },
+          });
+        }
+        const reactivating = input.active === true && !current.active;
+        if (reactivating && plan.maxActiveWatches !== null) {
+          const active = await repo.countActiveWatches(tx, principal.ownerId);
+          if (active >= plan.maxActiveWatches) throw quotaError(capMessage(plan));
+        }
+        const nameChanged = input.name !== undefined && input.name !== current.name;
+        const attributesChanged =
+          input.attributes !== undefined &&
+          JSON.stringify(input.attributes) !== JSON.stringify(current.attributes);
+        const json = await repo.updateWatch(tx, principal.ownerId, id, {
+          ...input,
+          needsFullScan: nameChanged || attributesChanged,
+          scanNow: reactivating,
+        });
+        if (json === null) throw notFound();
+        return json;
+      });
+    },
+
+    /** Soft delete; deleting an inactive watch again is fine (spec 3). */
+    async deactivate(principal: Principal, id: string): Promise<string> {
+      const json = await repo.updateWatch(db, principal.ownerId, id, { active: false });
+      if (json === null) throw notFound();
+      return json;
+    },
+  };
+}
+
+export type WatchService = ReturnType<typeof createWatchService>;

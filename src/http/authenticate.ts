@@ -1,0 +1,94 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountService } from '../domain/accounts.ts';
+import { parseBearer, type Scope } from '../domain/api-keys.ts';
+import type { Clock } from '../domain/clock.ts';
+import { ApiError } from '../domain/errors.ts';
+import { TIER_LABEL } from '../domain/plans.ts';
+import type { Principal } from '../domain/principal.ts';
+import type { RateLimitStore } from './rate-limit/store.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scope an API route requires; null for none (GET /me). */
+    scope?: Scope | null;
+    /** GET /me answers every valid key, whatever its tier (D1 step 4). */
+    anyTier?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const WINDOW_MS = 60_000;
+const LAST_USED_EVERY_MS = 60_000;
+
+export type AuthDeps = {
+  accounts: AccountService;
+  rateLimit: RateLimitStore;
+  limitPerMinute: number;
+  clock: Clock;
+};
+
+/**
+ * The /api/v1 pipeline after routing, in the order of D1: authenticate, count against the rate
+ * limit (every authenticated request counts), then tier, then scope. Body, schema and visibility
+ * checks come later in Fastify's lifecycle.
+ */
+export function apiAuthentication(deps: AuthDeps) {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    const token = parseBearer(request.headers.authorization);
+    if (token === null) {
+      throw new ApiError(
+        'unauthenticated',
+        'Send an API key as "Authorization: Bearer <key>"; the header is missing or malformed.',
+      );
+    }
+    const principal = await deps.accounts.authenticate(token);
+    if (!principal?.key)
+      throw new ApiError('unauthenticated', 'The API key is unknown or revoked.');
+
+    const now = deps.clock.now();
+    const windowStart = now - (now % WINDOW_MS);
+    const count = await deps.rateLimit.hit(principal.key.id, windowStart, WINDOW_MS);
+    const limit = deps.limitPerMinute;
+    reply.header('x-ratelimit-limit', String(limit));
+    reply.header('x-ratelimit-remaining', String(Math.max(0, limit - count)));
+    if (count > limit) {
+      const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+      throw new ApiError(
+        'rate_limited',
+        `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} seconds.`,
+        { headers: { 'retry-after': String(retryAfter) } },
+      );
+    }
+
+    if (
+      principal.lastUsedAt === null ||
+      now - principal.lastUsedAt.getTime() > LAST_USED_EVERY_MS
+    ) {
+      // Bookkeeping must never fail or slow the request it describes.
+      deps.accounts.touchKey(principal.key.id).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'could not record key use');
+      });
+    }
+    request.principal = principal;
+
+    const config = request.routeOptions.config;
+    if (!config.anyTier && !principal.plan.apiAccess) {
+      throw new ApiError(
+        'forbidden',
+        `REST API access is not included in the ${TIER_LABEL[principal.plan.tier]} plan; it requires the Team or Enterprise plan.`,
+      );
+    }
+    const scope = config.scope ?? null;
+    if (scope !== null && !principal.key.scopes.includes(scope)) {
+      throw new ApiError('forbidden', `This API key lacks the required scope ${scope}.`);
+    }
+  };
+}
+
+/** The principal of a route behind apiAuthentication. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('route reached without authentication');
+  return request.principal;
+}

@@ -1,0 +1,98 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { ApiError } from '../domain/errors.ts';
+
+const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+// Framework errors a client can cause, and what the envelope says of them (D1 step 6).
+function fromFrameworkError(error: FastifyError): ApiError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(
+        'unsupported_media_type',
+        'Send the request body as JSON with Content-Type: application/json.',
+      );
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', 'The request body is larger than 1 MiB.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('malformed_request', 'The request body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('malformed_request', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('malformed_request', 'The Content-Length does not match the body.');
+    default:
+      break;
+  }
+  // The JSON parser reports malformed JSON as a SyntaxError with status 400.
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    return new ApiError('malformed_request', 'The request body is not valid JSON.');
+  }
+  if (error.statusCode === 400 && error.code === 'FST_ERR_BAD_URL') {
+    return new ApiError('not_found', 'No route matches this path.');
+  }
+  return null;
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return (
+    fromFrameworkError(error as FastifyError) ??
+    new ApiError('internal', 'An unexpected error occurred; it is safe to retry.')
+  );
+}
+
+export function sendError(reply: FastifyReply, error: ApiError) {
+  const body: Record<string, unknown> = { code: error.wireCode, message: error.message };
+  if (error.extra.details !== undefined) body.details = error.extra.details;
+  if (error.extra.upgradeUrl !== undefined) body.upgradeUrl = error.extra.upgradeUrl;
+  if (error.extra.headers) reply.headers(error.extra.headers);
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ error: body }));
+}
+
+/**
+ * Every non-2xx leaves through here: domain errors, framework errors, unknown routes (404) and
+ * unsupported methods (405 with Allow). A 5xx never shows its cause; the log has it, with the
+ * request id that the client sees in X-Request-Id.
+ */
+export function registerErrorHandling(app: FastifyInstance) {
+  // A second router holding every route only to answer "which methods does this path allow?".
+  const methodsOf = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (
+        METHODS.includes(method as HTTPMethod) &&
+        !methodsOf.hasRoute(method as HTTPMethod, route.url)
+      ) {
+        methodsOf.on(method as HTTPMethod, route.url, () => {});
+      }
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else if (!(error instanceof ApiError)) {
+      request.log.info({ code: error.code, message: error.message }, 'client error');
+    }
+    return sendError(reply, apiError);
+  });
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((method) => methodsOf.find(method, path) !== null);
+    if (allowed.length > 0) {
+      return sendError(
+        reply,
+        new ApiError('method_not_allowed', `${request.method} is not supported on this path.`, {
+          headers: { allow: allowed.join(', ') },
+        }),
+      );
+    }
+    return sendError(reply, new ApiError('not_found', 'No route matches this path.'));
+  });
+}

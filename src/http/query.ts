@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../domain/pagination.ts';
+
+// Query-string pieces shared by the list endpoints (D4). Every value arrives as a string (or an
+// array of strings when repeated); anything that does not parse is a 400.
+
+export const limitParam = z
+  .string()
+  .regex(/^\d+$/, 'Expected an integer of at least 1.')
+  .transform(Number)
+  .refine((n) => n >= 1, 'Expected an integer of at least 1.')
+  // Above the maximum is clamped, not refused, and pagination.limit says what was used.
+  .transform((n) => Math.min(n, MAX_LIMIT))
+  .optional()
+  .transform((n) => n ?? DEFAULT_LIMIT)
+  .meta({
+    description: `Page size, default ${DEFAULT_LIMIT}; values above ${MAX_LIMIT} are clamped.`,
+  });
+
+export const cursorParam = z
+  .string()
+  .optional()
+  .meta({ description: 'Opaque cursor from a previous response (pagination.nextCursor).' });
+
+export const booleanParam = z
+  .enum(['true', 'false'], { error: 'Expected true or false.' })
+  .transform((value) => value === 'true');
+
+const ISO_DATE_OR_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * An ISO 8601 date or date-time → the instant as an ISO string. A date means its midnight UTC; a
+ * date-time without an offset is read as UTC. Impossible dates (2026-02-30) are refused, which
+ * Date.parse alone would not do.
+ */
+export const isoInstantParam = z.string().transform((value, ctx) => {
+  const match = ISO_DATE_OR_DATE_TIME.exec(value);
+  const zoned = match?.[4] === undefined || match[7] !== undefined ? value : `${value}Z`;
+  const time = match ? Date.parse(zoned) : Number.NaN;
+  if (!match || Number.isNaN(time)) {
+    ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date or date-time.' });
+    return z.NEVER;
+  }
+  const [, y, m, d] = match.map(Number);
+  const calendar = new Date(Date.UTC(y as number, (m as number) - 1, d as number));
+  if (calendar.getUTCMonth() !== (m as number) - 1 || calendar.getUTCDate() !== d) {
+    ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date or date-time.' });
+    return z.NEVER;
+  }
+  return new Date(time).toISOString();
+});

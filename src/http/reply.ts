@@ -1,0 +1,10 @@
+import type { FastifyReply } from 'fastify';
+
+/** Sends JSON text that is already serialised (built by PostgreSQL or pageBody). */
+export function sendJson(reply: FastifyReply, status: number, json: string) {
+  return reply.code(status).type('application/json; charset=utf-8').send(json);
+}
+
+export function sendData(reply: FastifyReply, status: number, json: string) {
+  return sendJson(reply, status, `{"data":${json}}`);
+}

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { type Db, openDb } from '../../src/data/db.ts';
+import { migrate } from '../../src/data/migrate.ts';
+
+/**
+ * A fresh, migrated database for one test file: embedded PGlite in memory by default; with
+ * DATABASE_URL, a new database on that server, dropped again by `drop()`. Nothing is left behind.
+ */
+export type TestDatabase = { db: Db; url: string | undefined; drop(): Promise<void> };
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const db = await openDb({ dataDir: '', memory: true });
+    await migrate(db);
+    return { db, url: undefined, drop: () => db.close() };
+  }
+  const name = `tmw_test_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openDb({ databaseUrl: url.toString(), dataDir: '' });
+  await migrate(db);
+  return {
+    db,
+    url: url.toString(),
+    async drop() {
+      await db.close();
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}

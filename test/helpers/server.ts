@@ -1,0 +1,103 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import type { Db } from '../../src/data/db.ts';
+import type { Clock } from '../../src/domain/clock.ts';
+import { RedisRateLimitStore } from '../../src/http/rate-limit/redis-store.ts';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit/store.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { factories } from './factories.ts';
+import { ResponseChecker } from './openapi.ts';
+
+export type ApiResponse = {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected field by field in tests
+  body: any;
+  text: string;
+};
+
+export type RequestOptions = {
+  headers?: Record<string, string>;
+  /** An object is sent as JSON; a string is sent as is. */
+  body?: unknown;
+};
+
+/**
+ * The real app on a real port against a fresh database, as every integration test uses it. Each
+ * response to an API route is checked against the published OpenAPI document.
+ */
+export type TestServer = {
+  app: FastifyInstance;
+  db: Db;
+  database: TestDatabase;
+  baseUrl: string;
+  make: ReturnType<typeof factories>;
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  close(): Promise<void>;
+};
+
+export async function startTestServer(
+  options: { clock?: Clock; rateLimitPerMinute?: number; rateLimit?: RateLimitStore } = {},
+): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const rateLimit =
+    options.rateLimit ??
+    (process.env.REDIS_URL
+      ? new RedisRateLimitStore(process.env.REDIS_URL)
+      : new MemoryRateLimitStore());
+  const app = await buildApp({
+    db: database.db,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    rateLimit,
+    // Tests that are not about the limit must not trip over it.
+    rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
+    clock: options.clock,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const checker = new ResponseChecker(
+    (await (await fetch(`${baseUrl}/openapi.json`)).json()) as never,
+  );
+
+  async function request(method: string, path: string, opts: RequestOptions = {}) {
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: string | undefined;
+    if (typeof opts.body === 'string') body = opts.body;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    if (response.headers.get('content-type')?.includes('json') && text !== '') {
+      parsed = JSON.parse(text);
+    }
+    checker.check(method, path.split('?')[0] ?? path, response.status, parsed);
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+
+  return {
+    app,
+    db: database.db,
+    database,
+    baseUrl,
+    make: factories(database.db),
+    request,
+    async close() {
+      await app.close();
+      await rateLimit.close();
+      await database.drop();
+    },
+  };
+}
+
+export const validWatch = (overrides: Record<string, unknown> = {}) => ({
+  watchType: 'trademark',
+  name: 'Acme',
+  attributes: { niceClasses: [9, 42], designations: ['DE', 'EU'] },
+  ...overrides,
+});
