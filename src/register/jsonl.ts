@@ -1,0 +1,102 @@
+import { parseRegisterRecord, type RegisterRecord } from './record.ts';
+
+export type JsonLineItem =
+  | { file: string; line: number; record: RegisterRecord }
+  | { file: string; line: number; error: string };
+
+/** Where a line is cut off: far above any real record, low enough to keep memory flat. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
+// fatal: an invalid UTF-8 sequence is an error of that line, not a silent U+FFFD in a mark name.
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function parseLine(bytes: Uint8Array, file: string, line: number): JsonLineItem | null {
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] === CR) end -= 1; // CRLF files
+  let start = 0;
+  if (line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3; // BOM
+  let source: string;
+  try {
+    source = decoder.decode(bytes.subarray(start, end));
+  } catch {
+    return { file, line, error: 'invalid UTF-8' };
+  }
+  if (source.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (err) {
+    return { file, line, error: `invalid JSON: ${(err as Error).message}` };
+  }
+  const result = parseRegisterRecord(value);
+  return result.ok ? { file, line, record: result.record } : { file, line, error: result.error };
+}
+
+/**
+ * Streams normalized records out of a JSON Lines source, one item per non-blank line, numbered
+ * from 1 like an editor does. Memory stays flat whatever the file size: only the current line
+ * is held, and a line over {@link MAX_LINE_BYTES} is dropped while it is read and reported as an
+ * error of its own. Blank lines are skipped; a UTF-8 BOM and CRLF line ends are accepted.
+ *
+ * Items carry `fileName` as `file`, so the caller can report them as they are. It never throws
+ * for bad data: a failure of the source itself (a truncated gzip stream, an I/O error) ends the
+ * stream with one error item at the line reached.
+ */
+export async function* readJsonLines(
+  stream: AsyncIterable<Buffer | Uint8Array | string>,
+  fileName = 'input',
+): AsyncGenerator<JsonLineItem> {
+  let parts: Uint8Array[] = [];
+  let pending = 0; // bytes held in `parts`
+  let overlong = false; // the current line passed the limit: its bytes are being discarded
+  let line = 1;
+
+  const finishLine = (tail: Uint8Array): JsonLineItem | null => {
+    if (overlong) {
+      overlong = false;
+      return { file: fileName, line, error: `line is longer than ${MAX_LINE_BYTES} bytes` };
+    }
+    const bytes = parts.length === 0 ? tail : Buffer.concat([...parts, tail]);
+    parts = [];
+    pending = 0;
+    return parseLine(bytes, fileName, line);
+  };
+
+  try {
+    for await (const chunk of stream) {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      let start = 0;
+      while (start < buf.length) {
+        const nl = buf.indexOf(NEWLINE, start);
+        const stop = nl === -1 ? buf.length : nl;
+        if (!overlong && pending + (stop - start) > MAX_LINE_BYTES) {
+          overlong = true;
+          parts = [];
+          pending = 0;
+        }
+        if (nl === -1) {
+          if (!overlong) {
+            // A copy: the source may reuse its buffer once it gets control back.
+            parts.push(Buffer.from(buf.subarray(start)));
+            pending += buf.length - start;
+          }
+          break;
+        }
+        const item = finishLine(overlong ? new Uint8Array(0) : buf.subarray(start, nl));
+        if (item) yield item;
+        line += 1;
+        start = nl + 1;
+      }
+    }
+  } catch (err) {
+    yield { file: fileName, line, error: `read failed: ${(err as Error).message}` };
+    return;
+  }
+  if (overlong || pending > 0) {
+    const item = finishLine(new Uint8Array(0));
+    if (item) yield item;
+  }
+}

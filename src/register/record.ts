@@ -1,0 +1,201 @@
+import { z } from 'zod';
+
+/**
+ * A register record in the normalized form of operations.md ("Register records: the normalized
+ * JSON Lines format"), after validation. Every reader in this folder (JSON Lines, USPTO XML)
+ * produces this shape, so the importer has one thing to upsert.
+ */
+export type RegisterRecord = {
+  /** The source's own key: an ST.13 number where the office has one (`US500000098763166`). */
+  externalId: string;
+  markText: string;
+  ownerName: string;
+  /** ST.3 code of the owner's country, upper case. `XX` (ST.3: unknown) when the source lacks it. */
+  ownerCountryCode: string;
+  /** ST.3 office code, upper case: a country, or `EM`, `BX`, `OA`, `AP`, `WO`. */
+  jurisdiction: string;
+  /** Designated countries (or `EM`) of a `WO` record, deduplicated and sorted; `[]` otherwise. */
+  designations: string[];
+  /** UTC ISO 8601 with milliseconds; a date-only input becomes midnight UTC. */
+  filedAt: string;
+  registeredAt: string | null;
+  expiresAt: string | null;
+  status: string;
+  /** Nice classes 1..45, deduplicated and ascending. May be empty (see README). */
+  classes: number[];
+  logoUrl: string | null;
+  /** What the hit keeps verbatim: the JSON Lines object as read, or a reader's compact summary. */
+  rawPayload: Record<string, unknown>;
+};
+
+export type RecordParseResult = { ok: true; record: RegisterRecord } | { ok: false; error: string };
+
+const MAX_TEXT = 1000;
+
+/** ISO 8601 date, or date-time with optional seconds, fraction and offset. */
+const ISO_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * `2024-09-24` → `2024-09-24T00:00:00.000Z`; a date-time is converted to UTC. A date-time
+ * without an offset is read as UTC (registers publish dates, not local times). Returns null for
+ * anything that is not a real calendar date and time.
+ */
+export function toIsoInstant(value: string): string | null {
+  const m = ISO_RE.exec(value.trim());
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', offset = 'Z'] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // Date.UTC silently rolls 2024-02-30 over to March: a round trip catches it.
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1) return null;
+  if (date.getUTCDate() !== day || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) {
+    return null;
+  }
+  const ms = frac === '' ? '000' : frac.slice(1, 4).padEnd(3, '0');
+  const zone = offset.toUpperCase() === 'Z' ? 'Z' : `${offset.slice(0, 3)}:${offset.slice(-2)}`;
+  const time = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}${zone}`);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+// Zod's default texts ("Invalid input: expected string, received undefined") are replaced by
+// short ones, because they end up in a one-line import error next to the field path.
+const need = (what: string) => ({
+  error: (issue: { input?: unknown }) =>
+    issue.input === undefined ? 'required' : `must be ${what}`,
+});
+
+const text = (max = MAX_TEXT) =>
+  z
+    .string(need('a string'))
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`);
+
+const CODE_MESSAGE = 'must be a two-letter ST.3 code';
+const code = z
+  .string(need('a two-letter ST.3 code'))
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, {
+    error: CODE_MESSAGE,
+  });
+
+// `EU` is what a watch designates; in a register record the EUIPO is the office `EM` (ST.3).
+const officeCode = code.refine((value) => value !== 'EU', {
+  error: 'EU is not an office code: use EM for the EUIPO',
+});
+
+const ISO_MESSAGE = 'must be an ISO 8601 date (YYYY-MM-DD) or date-time';
+const isoInstant = z.string(need('an ISO 8601 date or date-time')).transform((value, ctx) => {
+  const iso = toIsoInstant(value);
+  if (iso === null) {
+    ctx.addIssue({ code: 'custom', message: ISO_MESSAGE });
+    return z.NEVER;
+  }
+  return iso;
+});
+const optionalInstant = isoInstant.nullable().optional();
+
+const CLASS_MESSAGE = 'must be an integer 1..45';
+const niceClass = z
+  .number({ error: CLASS_MESSAGE })
+  .int(CLASS_MESSAGE)
+  .min(1, CLASS_MESSAGE)
+  .max(45, CLASS_MESSAGE);
+
+const sortedUnique = <T extends string | number>(values: readonly T[]): T[] =>
+  [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** The fields of one normalized record, as written in a JSON Lines file. Unknown keys pass. */
+export const registerRecordSchema = z
+  .object({
+    externalId: text(100),
+    markText: text(),
+    ownerName: text(),
+    ownerCountryCode: code,
+    jurisdiction: officeCode,
+    designations: z.array(officeCode, need('an array of ST.3 codes')).nullable().optional(),
+    filedAt: isoInstant,
+    registeredAt: optionalInstant,
+    expiresAt: optionalInstant,
+    status: text(50),
+    classes: z.array(niceClass, need('an array of Nice classes')),
+    logoUrl: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .max(2000, 'must be at most 2000 characters')
+      .nullable()
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    const count = value.designations?.length ?? 0;
+    if (value.jurisdiction === 'WO' && count === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['designations'],
+        message: 'required for jurisdiction WO (at least one country or EM)',
+      });
+    } else if (value.jurisdiction !== 'WO' && count > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['designations'],
+        message: 'only allowed for jurisdiction WO',
+      });
+    }
+  });
+
+const MAX_ISSUES = 5;
+
+/** Zod issues → `classes.2: must be an integer 1..45; filedAt: required` on one line. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
+  const parts = issues.slice(0, MAX_ISSUES).map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path === '' ? issue.message : `${path}: ${issue.message}`;
+  });
+  const more = issues.length - MAX_ISSUES;
+  return more > 0 ? `${parts.join('; ')} (and ${more} more)` : parts.join('; ');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Validates and normalizes one record. `rawPayload` defaults to the input object itself, which
+ * is what the spec asks for JSON Lines ("the whole object is kept verbatim").
+ */
+export function parseRegisterRecord(
+  input: unknown,
+  rawPayload?: Record<string, unknown>,
+): RecordParseResult {
+  if (!isPlainObject(input)) return { ok: false, error: 'record must be a JSON object' };
+  const result = registerRecordSchema.safeParse(input);
+  if (!result.success) return { ok: false, error: formatIssues(result.error.issues) };
+  const v = result.data;
+  return {
+    ok: true,
+    record: {
+      externalId: v.externalId,
+      markText: v.markText,
+      ownerName: v.ownerName,
+      ownerCountryCode: v.ownerCountryCode,
+      jurisdiction: v.jurisdiction,
+      designations: sortedUnique(v.designations ?? []),
+      filedAt: v.filedAt,
+      registeredAt: v.registeredAt ?? null,
+      expiresAt: v.expiresAt ?? null,
+      status: v.status,
+      classes: sortedUnique(v.classes),
+      logoUrl: v.logoUrl ?? null,
+      rawPayload: rawPayload ?? input,
+    },
+  };
+}
+
+/** One item of a record stream: a record, a bad record, or a record deliberately left out. */
+export type RecordItem =
+  | { file: string; line: number; record: RegisterRecord }
+  | { file: string; line: number; error: string }
+  | { file: string; line: number; skipped: true; reason: string };

@@ -1,0 +1,495 @@
+import { SaxesParser } from 'saxes';
+import { parseRegisterRecord, type RecordItem, toIsoInstant } from './record.ts';
+import { usptoStatus } from './uspto-status.ts';
+
+/** `rawPayload.source` of every record read from the USPTO daily/annual XML. */
+export const USPTO_XML_SOURCE = 'uspto-trademark-applications-daily';
+
+/**
+ * The ST.13 application number of a USPTO serial number, as TMview and the TMDN use it:
+ * `US` (ST.3 office) + `50` (ST.13 IP type: trademark application) + `0000` (no year: US serial
+ * numbers do not encode one) + the serial left-padded to 9 digits. Serial 98763166 →
+ * `US500000098763166`; TMview's own links show the same shape (`st13=US500000072024748`).
+ */
+export function usptoSt13(serialNumber: string): string {
+  return `US500000${serialNumber.padStart(9, '0')}`;
+}
+
+type Owner = {
+  entryNumber: string | null;
+  partyType: string | null;
+  name: string | null;
+  nationalityCountry: string | null;
+  nationalityState: string | null;
+  country: string | null;
+  state: string | null;
+  city: string | null;
+};
+
+/** The few fields of one `<case-file>` that the mapping needs; everything else is not kept. */
+type CaseFile = {
+  line: number;
+  actionKey: string | null;
+  serialNumber: string | null;
+  registrationNumber: string | null;
+  transactionDate: string | null;
+  filingDate: string | null;
+  registrationDate: string | null;
+  statusCode: string | null;
+  statusDate: string | null;
+  markText: string | null;
+  markDrawingCode: string | null;
+  internationalRegistrationNumber: string | null;
+  internationalCodes: string[];
+  owners: Owner[];
+  /** The first well-formedness error met inside this case-file. */
+  error: string | null;
+};
+
+const newOwner = (): Owner => ({
+  entryNumber: null,
+  partyType: null,
+  name: null,
+  nationalityCountry: null,
+  nationalityState: null,
+  country: null,
+  state: null,
+  city: null,
+});
+
+const newCaseFile = (line: number, actionKey: string | null): CaseFile => ({
+  line,
+  actionKey,
+  serialNumber: null,
+  registrationNumber: null,
+  transactionDate: null,
+  filingDate: null,
+  registrationDate: null,
+  statusCode: null,
+  statusDate: null,
+  markText: null,
+  markDrawingCode: null,
+  internationalRegistrationNumber: null,
+  internationalCodes: [],
+  owners: [],
+  error: null,
+});
+
+const OWNER_PATH = 'case-file-owners/case-file-owner';
+
+function lastOwner(cf: CaseFile): Owner {
+  const owner = cf.owners.at(-1);
+  if (owner) return owner;
+  const created = newOwner();
+  cf.owners.push(created);
+  return created;
+}
+
+/**
+ * Element paths below `<case-file>` whose text is captured (DTD v2.0 names). The text of any other
+ * element is never stored, so goods lists, events and Madrid histories cost nothing. The paths are
+ * exact: `foreign-applications/foreign-application/filing-date` is not the US filing date.
+ */
+const FIELDS: Readonly<Record<string, (cf: CaseFile, value: string) => void>> = {
+  'serial-number': (cf, v) => {
+    cf.serialNumber = v;
+  },
+  'registration-number': (cf, v) => {
+    cf.registrationNumber = v;
+  },
+  'transaction-date': (cf, v) => {
+    cf.transactionDate = v;
+  },
+  'case-file-header/filing-date': (cf, v) => {
+    cf.filingDate = v;
+  },
+  'case-file-header/registration-date': (cf, v) => {
+    cf.registrationDate = v;
+  },
+  'case-file-header/status-code': (cf, v) => {
+    cf.statusCode = v;
+  },
+  'case-file-header/status-date': (cf, v) => {
+    cf.statusDate = v;
+  },
+  'case-file-header/mark-identification': (cf, v) => {
+    cf.markText = v;
+  },
+  'case-file-header/mark-drawing-code': (cf, v) => {
+    cf.markDrawingCode = v;
+  },
+  'international-registration/international-registration-number': (cf, v) => {
+    cf.internationalRegistrationNumber = v;
+  },
+  'classifications/classification/international-code': (cf, v) => {
+    cf.internationalCodes.push(v);
+  },
+  [`${OWNER_PATH}/entry-number`]: (cf, v) => {
+    lastOwner(cf).entryNumber = v;
+  },
+  [`${OWNER_PATH}/party-type`]: (cf, v) => {
+    lastOwner(cf).partyType = v;
+  },
+  [`${OWNER_PATH}/party-name`]: (cf, v) => {
+    lastOwner(cf).name = v;
+  },
+  [`${OWNER_PATH}/nationality/country`]: (cf, v) => {
+    lastOwner(cf).nationalityCountry = v;
+  },
+  [`${OWNER_PATH}/nationality/state`]: (cf, v) => {
+    lastOwner(cf).nationalityState = v;
+  },
+  [`${OWNER_PATH}/country`]: (cf, v) => {
+    lastOwner(cf).country = v;
+  },
+  [`${OWNER_PATH}/state`]: (cf, v) => {
+    lastOwner(cf).state = v;
+  },
+  [`${OWNER_PATH}/city`]: (cf, v) => {
+    lastOwner(cf).city = v;
+  },
+};
+
+/** `20240924` → `2024-09-24`; `0`, `00000000` or empty → null; anything else → undefined. */
+function usptoDate(value: string | null): string | null | undefined {
+  const v = value?.trim() ?? '';
+  if (v === '' || /^0+$/.test(v)) return null;
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(v);
+  if (!m) return undefined;
+  const iso = `${m[1]}-${m[2]}-${m[3]}`;
+  return toIsoInstant(iso) === null ? undefined : iso;
+}
+
+/** For the raw payload: a valid date as `YYYY-MM-DD`, otherwise USPTO's text unchanged. */
+const rawDate = (value: string | null): string | null => usptoDate(value) ?? value;
+
+const int = (value: string | null): number | null => {
+  const n = Number.parseInt(value ?? '', 10);
+  return Number.isNaN(n) ? null : n;
+};
+
+/**
+ * The current owner. USPTO numbers owner parties by stage (party_types.csv): 10-19 applicant and
+ * new owners before publication, 20-29 owner at and after publication, 30 original registrant,
+ * 31-69 owners after registration; 70 is a legacy correspondent, not an owner. So the highest
+ * party type in 10..69 is the latest owner. Joint owners share a party type and differ in
+ * entry-number: the first of them (lowest entry number) is taken.
+ */
+function currentOwner(owners: readonly Owner[]): Owner | null {
+  let best: Owner | null = null;
+  let bestKey: [number, number] = [-1, 0];
+  for (const owner of owners) {
+    if (!owner.name?.trim()) continue;
+    const type = int(owner.partyType);
+    const rank = type !== null && type >= 10 && type <= 69 ? type : 0;
+    const entry = int(owner.entryNumber) ?? Number.MAX_SAFE_INTEGER;
+    if (rank > bestKey[0] || (rank === bestKey[0] && entry < bestKey[1])) {
+      best = owner;
+      bestKey = [rank, entry];
+    }
+  }
+  return best;
+}
+
+/**
+ * The owner's country: the nationality country (citizenship or country of organization), else
+ * the address country; a `state` (nationality or address) is a US state, so `US`. Without any of
+ * them the ST.3 code for "unknown" is used: `XX`.
+ */
+function ownerCountry(owner: Owner): string {
+  for (const candidate of [owner.nationalityCountry, owner.country]) {
+    const code = candidate?.trim().toUpperCase() ?? '';
+    if (/^[A-Z]{2}$/.test(code)) return code;
+  }
+  if (owner.nationalityState?.trim() || owner.state?.trim()) return 'US';
+  return 'XX';
+}
+
+/** `016` → 16. Non-Nice codes (`A`, `B` certification marks, `200` collective membership) → null. */
+function niceClass(code: string): number | null {
+  if (!/^\d{1,3}$/.test(code.trim())) return null;
+  const n = Number(code);
+  return n >= 1 && n <= 45 ? n : null;
+}
+
+function mapCaseFile(cf: CaseFile, file: string): RecordItem {
+  const { line } = cf;
+  const fail = (error: string): RecordItem => ({ file, line, error });
+  const skip = (reason: string): RecordItem => ({ file, line, skipped: true, reason });
+  if (cf.error) return fail(cf.error);
+
+  const serial = cf.serialNumber?.trim() ?? '';
+  if (serial === '') return fail('serial-number: missing');
+  if (!/^\d{8}$/.test(serial)) return fail(`serial-number: "${serial}" is not an 8-digit serial`);
+  const markText = cf.markText?.trim() ?? '';
+  // Design-only and status-only records have no word element to watch.
+  if (markText === '') return skip(`serial ${serial}: no mark-identification (no word element)`);
+  const owner = currentOwner(cf.owners);
+  if (owner === null) return skip(`serial ${serial}: no case-file-owner`);
+  const filed = usptoDate(cf.filingDate);
+  if (filed === undefined) return fail(`filing-date: "${cf.filingDate}" is not a YYYYMMDD date`);
+  if (filed === null) return skip(`serial ${serial}: no filing-date`);
+  const registered = usptoDate(cf.registrationDate);
+  if (registered === undefined) {
+    return fail(`registration-date: "${cf.registrationDate}" is not a YYYYMMDD date`);
+  }
+
+  const statusCode = cf.statusCode?.trim() ?? '';
+  const status = usptoStatus(statusCode);
+  const classes = [
+    ...new Set(cf.internationalCodes.map(niceClass).filter((n): n is number => n !== null)),
+  ].sort((a, b) => a - b);
+  const registrationNumber = cf.registrationNumber?.trim() ?? '';
+  const rawPayload = {
+    source: USPTO_XML_SOURCE,
+    serialNumber: serial,
+    registrationNumber: /^0*$/.test(registrationNumber) ? null : registrationNumber,
+    internationalRegistrationNumber: cf.internationalRegistrationNumber?.trim() || null,
+    actionKey: cf.actionKey,
+    transactionDate: rawDate(cf.transactionDate),
+    statusCode,
+    statusDescription: status.description,
+    statusLiveDead: status.liveDead,
+    statusDate: rawDate(cf.statusDate),
+    markDrawingCode: cf.markDrawingCode?.trim() || null,
+    internationalCodes: cf.internationalCodes.map((c) => c.trim()),
+    classes,
+    owners: cf.owners.map((o) => ({
+      partyType: int(o.partyType),
+      entryNumber: int(o.entryNumber),
+      name: o.name?.trim() || null,
+      nationalityCountry: o.nationalityCountry?.trim() || null,
+      nationalityState: o.nationalityState?.trim() || null,
+      country: o.country?.trim() || null,
+      state: o.state?.trim() || null,
+      city: o.city?.trim() || null,
+    })),
+  };
+  const result = parseRegisterRecord(
+    {
+      externalId: usptoSt13(serial),
+      markText,
+      ownerName: owner.name?.trim(),
+      ownerCountryCode: ownerCountry(owner),
+      jurisdiction: 'US',
+      filedAt: filed,
+      registeredAt: registered,
+      // USPTO publishes no expiry date; deriving one from renewals is not attempted.
+      expiresAt: null,
+      status: status.word,
+      classes,
+      logoUrl: null,
+    },
+    rawPayload,
+  );
+  return result.ok ? { file, line, record: result.record } : fail(result.error);
+}
+
+const PREDEFINED = new Set(['amp', 'lt', 'gt', 'apos', 'quot']);
+
+/**
+ * General entities declared with a literal value in the internal DTD subset. saxes reads the
+ * DOCTYPE but leaves entities to its user. Values are taken literally (character references
+ * decoded, entity references not expanded), so a hostile DTD cannot grow text exponentially;
+ * external (SYSTEM/PUBLIC) entities are never fetched.
+ */
+function internalEntities(doctype: string): Record<string, string> {
+  const subset = doctype.replace(/<!--[\s\S]*?-->/g, '');
+  const entities: Record<string, string> = {};
+  for (const m of subset.matchAll(/<!ENTITY\s+([^\s%"'>]+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g)) {
+    const [, name = '', double, single] = m;
+    if (PREDEFINED.has(name)) continue;
+    entities[name] = (double ?? single ?? '').replace(
+      /&#(?:x([0-9a-f]+)|(\d+));/gi,
+      (_, hex: string | undefined, dec: string | undefined) =>
+        String.fromCodePoint(hex ? Number.parseInt(hex, 16) : Number(dec)),
+    );
+  }
+  return entities;
+}
+
+const ROOTS = new Set(['trademark-applications-daily', 'case-file']);
+
+type ParseState = {
+  root: string | null;
+  /** Open elements, to tell a complete file from a truncated one at the end. */
+  depth: number;
+  /** Not a USPTO file: nothing more is read. */
+  stopped: boolean;
+  /** Inside parser.close(), whose unclosed-tag complaints are summed up afterwards. */
+  ending: boolean;
+  /** saxes met an unmatched close tag and closed every open element (see the error handler). */
+  collapsed: boolean;
+  current: CaseFile | null;
+  /** Element names below the current <case-file>. */
+  path: string[];
+  /** The FIELDS key (or `action-key`) whose text is being collected. */
+  capture: string | null;
+  text: string;
+  actionKey: string | null;
+  lastErrorLine: number;
+};
+
+/** saxes says `12:5: unexpected close tag.`; the import report gets a sentence. */
+function describeXmlError(message: string): string {
+  const m = /^(\d+):(\d+): (.*)$/s.exec(message);
+  return m ? `malformed XML at line ${m[1]}, column ${m[2]}: ${m[3]}` : `malformed XML: ${message}`;
+}
+
+/**
+ * Streams register records out of a USPTO "Trademark Applications Daily/Annual" XML file (DTD
+ * `trademark-applications-daily` v2.0): either a whole file (root `<trademark-applications-daily>`,
+ * `<case-file>`s grouped under `<action-keys>`) or a single `<case-file>` root. An internal DTD
+ * subset is accepted and its literal entities are expanded.
+ *
+ * Memory holds one case-file's few captured fields at a time, whatever the file size. Each
+ * `<case-file>` gives one item, numbered by the line of its start tag: a record, a skip (no word
+ * mark, no owner or no filing date: design-only and status-only records) or an error (malformed
+ * XML or data inside it; the parser then carries on with the next case-file). A truncated file
+ * ends with an error for the case-file it cuts, and a source failure with a "read failed" error.
+ */
+export async function* readUsptoXml(
+  stream: AsyncIterable<Buffer | Uint8Array | string>,
+  fileName = 'input',
+): AsyncGenerator<RecordItem> {
+  const file = fileName;
+  const parser = new SaxesParser({ position: true });
+  const out: RecordItem[] = [];
+  // One object rather than loose `let`s: the handlers below change it behind TypeScript's back.
+  const st: ParseState = {
+    root: null,
+    depth: 0,
+    stopped: false,
+    ending: false,
+    collapsed: false,
+    current: null,
+    path: [],
+    capture: null,
+    text: '',
+    actionKey: null,
+    lastErrorLine: -1,
+  };
+
+  parser.on('doctype', (doctype) => {
+    Object.assign(parser.ENTITIES, internalEntities(doctype));
+  });
+
+  parser.on('opentagstart', (tag) => {
+    if (st.stopped) return;
+    st.depth += 1;
+    if (st.root === null) {
+      st.root = tag.name;
+      if (!ROOTS.has(tag.name)) {
+        out.push({
+          file,
+          line: parser.line,
+          error: `not a USPTO trademark-applications-daily file: root element <${tag.name}>`,
+        });
+        st.stopped = true;
+        return;
+      }
+    }
+    const current = st.current;
+    if (current === null) {
+      if (tag.name === 'case-file') {
+        st.current = newCaseFile(parser.line, st.actionKey);
+        st.path = [];
+      } else if (tag.name === 'action-key') {
+        st.capture = 'action-key';
+        st.text = '';
+      }
+      return;
+    }
+    st.path.push(tag.name);
+    const key = st.path.join('/');
+    if (key === OWNER_PATH) current.owners.push(newOwner());
+    if (Object.hasOwn(FIELDS, key)) {
+      st.capture = key;
+      st.text = '';
+    }
+  });
+
+  const onText = (value: string) => {
+    if (st.capture !== null) st.text += value;
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+
+  parser.on('closetag', (tag) => {
+    if (st.stopped) return;
+    st.depth -= 1;
+    const current = st.current;
+    if (current === null) {
+      if (st.capture === 'action-key' && tag.name === 'action-key') {
+        st.actionKey = st.text.trim() || null;
+      }
+      st.capture = null;
+      return;
+    }
+    if (st.path.length === 0) {
+      out.push(mapCaseFile(current, file));
+      st.current = null;
+      st.capture = null;
+      return;
+    }
+    const key = st.path.join('/');
+    if (st.capture === key) FIELDS[key]?.(current, st.text);
+    st.capture = null;
+    st.path.pop();
+  });
+
+  parser.on('error', (err) => {
+    if (st.stopped || st.ending) return;
+    // An unmatched close tag makes saxes pop its whole stack, so what follows is parsed as
+    // further roots: its "only one root" and "unmatched closing tag" complaints outside a
+    // case-file are echoes of the error already reported, and the case-files after it are still
+    // read. (Several <case-file> roots in a row, i.e. concatenated fixtures, read the same way.)
+    if (err.message.endsWith('unexpected close tag.')) st.collapsed = true;
+    if (err.message.endsWith('documents may contain only one root.')) return;
+    if (st.collapsed && !st.current && err.message.includes('unmatched closing tag')) return;
+    // saxes recovers and goes on; one mistake often makes it complain several times on the
+    // same line (e.g. an unmatched close tag), so outside a case-file only the first complaint
+    // per line is kept.
+    // Inside a case-file the first error is the one reported.
+    const message = describeXmlError(err.message);
+    const repeated = parser.line === st.lastErrorLine;
+    st.lastErrorLine = parser.line;
+    if (st.current) st.current.error ??= message;
+    else if (!repeated) out.push({ file, line: parser.line, error: message });
+  });
+
+  const decoder = new TextDecoder('utf-8');
+  try {
+    for await (const chunk of stream) {
+      parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+      yield* out.splice(0);
+      if (st.stopped) return;
+    }
+  } catch (err) {
+    yield* out.splice(0);
+    const line = st.current?.line ?? parser.line;
+    yield { file, line, error: `read failed: ${(err as Error).message}` };
+    return;
+  }
+
+  const tail = decoder.decode();
+  if (tail !== '') parser.write(tail);
+  const endLine = parser.line; // close() resets the parser's position
+  st.ending = true; // saxes reports each unclosed tag at close(); one message below says it better
+  parser.close();
+  yield* out.splice(0);
+  if (st.stopped) return;
+  if (st.current !== null) {
+    const { line, error } = st.current;
+    const detail = error ? ` (${error})` : '';
+    yield { file, line, error: `the file ends inside this <case-file>: truncated?${detail}` };
+  } else if (st.root === null) {
+    yield {
+      file,
+      line: endLine,
+      error: 'no root element: expected <trademark-applications-daily> or <case-file>',
+    };
+  } else if (st.depth > 0) {
+    yield { file, line: endLine, error: `the file ends before </${st.root}>: truncated?` };
+  }
+}
