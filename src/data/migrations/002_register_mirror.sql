@@ -1,0 +1,91 @@
+-- The register mirror, scan bookkeeping and the alert e-mail outbox (D8).
+
+-- Incremental scans follow this sequence, not a clock: every insert or update of a mark takes the
+-- next value. Imports serialise on an advisory lock, so values commit in order and a scan that
+-- reads up to max(change_seq) can never later find a smaller, late-committing value.
+CREATE SEQUENCE marks_change_seq;
+
+CREATE TABLE marks (
+  id                 bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  source_code        text NOT NULL,
+  external_id        text NOT NULL,
+  mark_text          text NOT NULL,
+  owner_name         text NOT NULL,
+  owner_country_code text NOT NULL,
+  jurisdiction       text NOT NULL,
+  -- Countries (or EM) designated by a WO international registration; empty otherwise.
+  designations       text[] NOT NULL DEFAULT '{}',
+  filed_at           timestamptz NOT NULL,
+  registered_at      timestamptz,
+  expires_at         timestamptz,
+  status             text NOT NULL,
+  classes            integer[] NOT NULL,
+  logo_url           text,
+  raw_payload        jsonb NOT NULL,
+  -- Match keys derived from mark_text by src/matching (normalize.ts, matchKeys).
+  norm_text          text NOT NULL,
+  compact_text       text NOT NULL,
+  tokens             text[] NOT NULL,
+  phonetic           text[] NOT NULL,
+  change_seq         bigint NOT NULL DEFAULT nextval('marks_change_seq'),
+  imported_at        timestamptz NOT NULL DEFAULT now_ms(),
+  updated_at         timestamptz NOT NULL DEFAULT now_ms(),
+  CONSTRAINT marks_source_external_key UNIQUE (source_code, external_id)
+);
+-- Candidate search (sources/global-trademark-database.ts): trigram similarity on the compact text.
+CREATE INDEX marks_compact_trgm_idx ON marks USING gin (compact_text gin_trgm_ops);
+-- Candidate search: shared tokens (words, word runs, affix stems, deletion neighbourhood).
+CREATE INDEX marks_tokens_idx ON marks USING gin (tokens);
+-- Candidate search: shared Double Metaphone codes.
+CREATE INDEX marks_phonetic_idx ON marks USING gin (phonetic);
+-- Incremental scans: records changed after the watch's last scanned sequence value.
+CREATE INDEX marks_change_seq_idx ON marks (change_seq);
+
+ALTER TABLE watches
+  -- Highest marks.change_seq that the last successful scan covered.
+  ADD COLUMN scanned_seq bigint NOT NULL DEFAULT 0,
+  ADD COLUMN last_scanned_at timestamptz,
+  -- A claim on the watch by one worker; it expires so that a crashed worker's scan is taken over.
+  ADD COLUMN lease_owner text,
+  ADD COLUMN lease_expires_at timestamptz;
+-- The scheduler's question: which active watches are due?
+CREATE INDEX watches_due_idx ON watches (next_scan_at) WHERE active;
+-- The dashboard alert detail and logo fill look a register record up by its ST.13 number.
+CREATE INDEX marks_external_id_idx ON marks (external_id);
+
+CREATE TABLE scan_runs (
+  id                  text PRIMARY KEY,
+  watch_id            text NOT NULL REFERENCES watches (id),
+  mode                text NOT NULL CHECK (mode IN ('full', 'incremental')),
+  worker              text NOT NULL,
+  started_at          timestamptz NOT NULL,
+  finished_at         timestamptz NOT NULL DEFAULT now_ms(),
+  from_seq            bigint NOT NULL,
+  to_seq              bigint NOT NULL,
+  candidates_examined integer NOT NULL,
+  hits_created        integer NOT NULL,
+  alerts_created      integer NOT NULL,
+  error               text
+);
+-- A watch's scan history, newest first.
+CREATE INDEX scan_runs_watch_idx ON scan_runs (watch_id, started_at DESC);
+
+CREATE TABLE email_outbox (
+  id              text PRIMARY KEY,
+  owner_id        text NOT NULL,
+  scan_run_id     text NOT NULL REFERENCES scan_runs (id),
+  recipients      text[] NOT NULL,
+  alert_ids       text[] NOT NULL,
+  subject         text NOT NULL,
+  body_text       text NOT NULL,
+  body_html       text NOT NULL,
+  attempts        integer NOT NULL DEFAULT 0,
+  next_attempt_at timestamptz NOT NULL DEFAULT now_ms(),
+  -- A sender's claim; expires so that a crashed sender's message is retried.
+  claimed_until   timestamptz,
+  sent_at         timestamptz,
+  last_error      text,
+  created_at      timestamptz NOT NULL DEFAULT now_ms()
+);
+-- The sender's question: which unsent messages are due?
+CREATE INDEX email_outbox_due_idx ON email_outbox (next_attempt_at) WHERE sent_at IS NULL;

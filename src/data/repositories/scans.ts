@@ -1,0 +1,158 @@
+import type { Queryable } from '../db.ts';
+
+export type ClaimedWatch = {
+  id: string;
+  owner_id: string;
+  name: string;
+  attributes: { niceClasses: number[]; designations: string[] };
+  scan_cadence: string;
+  sources: string[];
+  logo_url: string | null;
+  logo_st13: string | null;
+  scanned_seq: number;
+  needs_full_scan: boolean;
+};
+
+export type ClaimFilter = { kind: 'due' } | { kind: 'ids'; ids: string[] };
+
+/**
+ * Claims active watches for one worker: rows another worker holds (row lock or unexpired lease)
+ * are skipped, never waited for, so any number of workers share the work and a crashed worker's
+ * claim lapses when its lease expires.
+ */
+export async function claimWatches(
+  db: Queryable,
+  workerId: string,
+  leaseSeconds: number,
+  filter: ClaimFilter,
+  limit: number,
+): Promise<ClaimedWatch[]> {
+  const condition = filter.kind === 'due' ? 'next_scan_at <= now()' : 'id = ANY($4::text[])';
+  const params: unknown[] = [workerId, leaseSeconds, limit];
+  if (filter.kind === 'ids') params.push(filter.ids);
+  return db.query<ClaimedWatch>(
+    `UPDATE watches
+        SET lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2)
+      WHERE id IN (
+        SELECT id FROM watches
+         WHERE active AND ${condition}
+           AND (lease_expires_at IS NULL OR lease_expires_at < now())
+         ORDER BY next_scan_at
+         LIMIT $3
+         FOR UPDATE SKIP LOCKED)
+      RETURNING id, owner_id, name, attributes, scan_cadence, sources, logo_url, logo_st13,
+                scanned_seq, needs_full_scan`,
+    params,
+  );
+}
+
+/** True if the lease is still this worker's; locks the row until the transaction ends. */
+export async function holdsLease(tx: Queryable, watchId: string, workerId: string) {
+  const rows = await tx.query<{ lease_owner: string | null }>(
+    'SELECT lease_owner FROM watches WHERE id = $1 FOR UPDATE',
+    [watchId],
+  );
+  return rows[0]?.lease_owner === workerId;
+}
+
+export async function insertScanRun(
+  tx: Queryable,
+  run: {
+    id: string;
+    watchId: string;
+    mode: 'full' | 'incremental';
+    worker: string;
+    startedAt: Date;
+    fromSeq: number;
+    toSeq: number;
+    candidatesExamined: number;
+    hitsCreated: number;
+    alertsCreated: number;
+    error: string | null;
+  },
+) {
+  await tx.query(
+    `INSERT INTO scan_runs (id, watch_id, mode, worker, started_at, from_seq, to_seq,
+                            candidates_examined, hits_created, alerts_created, error)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      run.id,
+      run.watchId,
+      run.mode,
+      run.worker,
+      run.startedAt,
+      run.fromSeq,
+      run.toSeq,
+      run.candidatesExamined,
+      run.hitsCreated,
+      run.alertsCreated,
+      run.error,
+    ],
+  );
+}
+
+/**
+ * Bookkeeping of a successful scan, in the transaction that records its hits. If the name or the
+ * attributes changed while the scan ran, the next scan stays a full one and is due at once.
+ */
+export async function completeScan(
+  tx: Queryable,
+  watch: { id: string; name: string; attributes: unknown },
+  toSeq: number,
+  cadenceSeconds: number,
+  logoUrl: string | null,
+) {
+  await tx.query(
+    `UPDATE watches SET
+       scanned_seq = $2,
+       last_scanned_at = now_ms(),
+       needs_full_scan = (name IS DISTINCT FROM $3 OR attributes IS DISTINCT FROM $4::text::jsonb),
+       next_scan_at = CASE WHEN name IS DISTINCT FROM $3 OR attributes IS DISTINCT FROM $4::text::jsonb
+                           THEN now_ms() ELSE now_ms() + make_interval(secs => $5) END,
+       logo_url = coalesce(logo_url, $6),
+       lease_owner = NULL,
+       lease_expires_at = NULL
+     WHERE id = $1`,
+    [watch.id, toSeq, watch.name, JSON.stringify(watch.attributes), cadenceSeconds, logoUrl],
+  );
+}
+
+/** A failed scan: release the claim and try again after `retrySeconds`. */
+export async function releaseAfterFailure(
+  db: Queryable,
+  watchId: string,
+  workerId: string,
+  retrySeconds: number,
+) {
+  await db.query(
+    `UPDATE watches SET lease_owner = NULL, lease_expires_at = NULL,
+            next_scan_at = now_ms() + make_interval(secs => $3)
+      WHERE id = $1 AND lease_owner = $2`,
+    [watchId, workerId, retrySeconds],
+  );
+}
+
+/** Where alert e-mail of an owner goes, and whether their plan includes it. */
+export async function ownerMailing(
+  db: Queryable,
+  ownerId: string,
+): Promise<{ tier: string; recipients: string[] } | null> {
+  const rows = await db.query<{ tier: string; recipients: string[] }>(
+    ownerId.startsWith('org_')
+      ? `SELECT o.tier, coalesce(array_agg(u.email ORDER BY u.email) FILTER (WHERE u.id IS NOT NULL), '{}') AS recipients
+           FROM organizations o LEFT JOIN users u ON u.organization_id = o.id
+          WHERE o.id = $1 GROUP BY o.tier`
+      : `SELECT coalesce(o.tier, u.tier) AS tier, ARRAY[u.email] AS recipients
+           FROM users u LEFT JOIN organizations o ON o.id = u.organization_id
+          WHERE u.id = $1`,
+    [ownerId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function activeWatchIds(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM watches WHERE active ORDER BY next_scan_at, id',
+  );
+  return rows.map((r) => r.id);
+}

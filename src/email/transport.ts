@@ -1,0 +1,62 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+
+export type OutgoingMessage = {
+  /** Stable per outbox row, so a receiver can recognise a retried duplicate. */
+  messageId: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+};
+
+/** Delivers one message; resolves only once the server (or the folder) has accepted it. */
+export interface MailTransport {
+  send(message: OutgoingMessage): Promise<void>;
+  close(): void;
+}
+
+export const FROM_ADDRESS = 'Trademark Watch <alerts@trademark-watch.invalid>';
+
+/** Real SMTP through nodemailer (SMTP_URL). */
+export function smtpTransport(url: string): MailTransport {
+  const transporter = nodemailer.createTransport(url);
+  return {
+    async send(message) {
+      const info = await transporter.sendMail({
+        from: FROM_ADDRESS,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        messageId: message.messageId,
+      });
+      if (info.accepted.length === 0) {
+        throw new Error(`the SMTP server accepted none of the recipients: ${info.response}`);
+      }
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/** Without SMTP_URL: each message becomes an .eml file in DATA_DIR/outbox. */
+export function folderTransport(dir: string): MailTransport {
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  return {
+    async send(message) {
+      const info = await builder.sendMail({
+        from: FROM_ADDRESS,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        messageId: message.messageId,
+      });
+      await mkdir(dir, { recursive: true });
+      const name = message.messageId.replace(/[<>]/g, '').replace(/[^A-Za-z0-9._-]/g, '_');
+      await writeFile(join(dir, `${name}.eml`), info.message as Buffer);
+    },
+    close: () => builder.close(),
+  };
+}

@@ -1,0 +1,105 @@
+import type { Db } from '../data/db.ts';
+import { type MarkUpsert, upsertMarks } from '../data/repositories/marks.ts';
+import { matchKeys } from '../matching/normalize.ts';
+import { type ReadProgress, RecordFileError, readRecordFile } from './read-records.ts';
+import type { RegisterRecord } from './record.ts';
+
+/** The register mirror is the `global_trademark_database` source of spec 2.3. */
+export const MIRROR_SOURCE = 'global_trademark_database';
+
+export type ImportError = { file: string; line: number | null; message: string };
+
+export type ImportSummary = {
+  imported: number;
+  updated: number;
+  skipped: number;
+  errors: ImportError[];
+};
+
+export type ImportOptions = {
+  batchSize?: number;
+  onProgress?: (progress: ReadProgress & { fileIndex: number; fileCount: number }) => void;
+  /** Errors listed in the summary; further ones are counted in a last entry. */
+  maxListedErrors?: number;
+};
+
+export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
+  const keys = matchKeys(record.markText);
+  return {
+    sourceCode: MIRROR_SOURCE,
+    externalId: record.externalId,
+    markText: record.markText,
+    ownerName: record.ownerName,
+    ownerCountryCode: record.ownerCountryCode,
+    jurisdiction: record.jurisdiction,
+    designations: record.designations,
+    filedAt: record.filedAt,
+    registeredAt: record.registeredAt,
+    expiresAt: record.expiresAt,
+    status: record.status,
+    classes: record.classes,
+    logoUrl: record.logoUrl,
+    rawPayload: record.rawPayload,
+    normText: keys.normalized,
+    compactText: keys.compact,
+    tokens: keys.tokens,
+    phonetic: keys.phonetic,
+  };
+}
+
+/**
+ * Streams register files into the mirror in batches, one transaction per batch: memory stays flat
+ * whatever the file size, and a bad record is reported with its file and line without stopping
+ * the rest. Importing an externalId again updates the record and bumps its change sequence.
+ */
+export async function importRecordFiles(
+  db: Db,
+  paths: string[],
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  const batchSize = options.batchSize ?? 2000;
+  const maxListed = options.maxListedErrors ?? 1000;
+  const summary: ImportSummary = { imported: 0, updated: 0, skipped: 0, errors: [] };
+  let unlisted = 0;
+  const report = (error: ImportError) => {
+    if (summary.errors.length < maxListed) summary.errors.push(error);
+    else unlisted++;
+  };
+  // Keyed by externalId: a batch may not touch one row twice, and the later line wins anyway.
+  let batch = new Map<string, MarkUpsert>();
+  const flush = async () => {
+    if (batch.size === 0) return;
+    const rows = [...batch.values()];
+    batch = new Map();
+    const result = await db.transaction((tx) => upsertMarks(tx, rows));
+    summary.imported += result.inserted;
+    summary.updated += result.updated;
+  };
+
+  for (const [fileIndex, path] of paths.entries()) {
+    try {
+      const items = readRecordFile(path, {
+        onProgress: (p) => options.onProgress?.({ ...p, fileIndex, fileCount: paths.length }),
+      });
+      for await (const item of items) {
+        if ('record' in item) {
+          const upsert = toMarkUpsert(item.record);
+          batch.set(upsert.externalId, upsert);
+          if (batch.size >= batchSize) await flush();
+        } else if ('error' in item) {
+          report({ file: item.file, line: item.line, message: item.error });
+        } else {
+          summary.skipped++;
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof RecordFileError)) throw error;
+      report({ file: error.file, line: null, message: error.reason });
+    }
+  }
+  await flush();
+  if (unlisted > 0) {
+    summary.errors.push({ file: '', line: null, message: `${unlisted} more errors not listed` });
+  }
+  return summary;
+}

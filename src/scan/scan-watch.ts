@@ -1,0 +1,202 @@
+import type { Logger } from 'pino';
+import type { Db } from '../data/db.ts';
+import { insertHitWithAlert } from '../data/repositories/alerts.ts';
+import { insertOutboxMessage } from '../data/repositories/outbox.ts';
+import {
+  type ClaimedWatch,
+  completeScan,
+  holdsLease,
+  insertScanRun,
+  ownerMailing,
+  releaseAfterFailure,
+} from '../data/repositories/scans.ts';
+import { newId } from '../domain/ids.ts';
+import { type Cadence, cadenceIntervalMs, PLANS, type Tier } from '../domain/plans.ts';
+import { composeAlertEmail } from '../email/compose.ts';
+import { decideConflictPrepared, prepareWatch } from '../matching/decide.ts';
+import type { CandidateRecord, SourceAdapter } from './sources/source-adapter.ts';
+
+export type ScanDeps = {
+  db: Db;
+  logger: Logger;
+  sources: ReadonlyMap<string, SourceAdapter>;
+  workerId: string;
+  /** Base URL of the dashboard, for the links in alert e-mail. */
+  publicUrl: string;
+};
+
+export type ScanOutcome = {
+  watchId: string;
+  mode: 'full' | 'incremental';
+  candidatesExamined: number;
+  hitsCreated: number;
+  alertsCreated: number;
+  error: string | null;
+};
+
+/** The lease ran out and another worker took the watch over: this worker's result is dropped. */
+class LeaseLostError extends Error {}
+
+const RETRY_AFTER_FAILURE_SECONDS = 300;
+
+/**
+ * Scans one claimed watch against each of its sources. The search happens outside any transaction;
+ * the hits, their alerts, the e-mail to send, the scan record and the watch's bookkeeping are then
+ * committed in ONE transaction that first re-checks the lease: a crash at any point loses nothing
+ * (the lease lapses and the scan is redone) and duplicates nothing (hits are unique per watch,
+ * source and record, and a worker whose lease was taken over commits nothing).
+ */
+export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Promise<ScanOutcome> {
+  const startedAt = new Date();
+  const mode = watch.needs_full_scan ? 'full' : 'incremental';
+  const prepared = prepareWatch({
+    name: watch.name,
+    niceClasses: watch.attributes.niceClasses,
+    designations: watch.attributes.designations,
+  });
+  const outcome: ScanOutcome = {
+    watchId: watch.id,
+    mode,
+    candidatesExamined: 0,
+    hitsCreated: 0,
+    alertsCreated: 0,
+    error: null,
+  };
+  try {
+    const found: { source: SourceAdapter; record: CandidateRecord }[] = [];
+    let fromSeq = mode === 'full' ? 0 : watch.scanned_seq;
+    let toSeq = fromSeq;
+    let logoUrl: string | null = null;
+    for (const code of watch.sources) {
+      const source = deps.sources.get(code);
+      if (!source) throw new Error(`no adapter for source ${code}`);
+      toSeq = await source.currentSeq(deps.db);
+      // A watch's own application (logoSt13) is where its logo comes from, never a hit (D3).
+      if (watch.logo_st13 !== null && watch.logo_url === null) {
+        logoUrl = (await source.findByExternalId(deps.db, watch.logo_st13))?.logoUrl ?? null;
+      }
+      if (toSeq <= fromSeq) continue;
+      const candidates = await source.findCandidates(deps.db, prepared, { fromSeq, toSeq });
+      outcome.candidatesExamined += candidates.length;
+      for (const record of candidates) {
+        if (record.externalId === watch.logo_st13) continue;
+        if (decideConflictPrepared(prepared, record).conflict) found.push({ source, record });
+      }
+    }
+    fromSeq = Math.min(fromSeq, toSeq);
+
+    await deps.db.transaction(async (tx) => {
+      if (!(await holdsLease(tx, watch.id, deps.workerId))) throw new LeaseLostError();
+      const newAlerts: { alertId: string; record: CandidateRecord }[] = [];
+      for (const { source, record } of found) {
+        const alertId = await insertHitWithAlert(
+          tx,
+          { ...source.toHit(record), id: newId('hit'), watchId: watch.id },
+          newId('alt'),
+        );
+        if (alertId !== null) newAlerts.push({ alertId, record });
+      }
+      outcome.hitsCreated = newAlerts.length;
+      outcome.alertsCreated = newAlerts.length;
+      const runId = newId('scn');
+      await insertScanRun(tx, {
+        id: runId,
+        watchId: watch.id,
+        mode,
+        worker: deps.workerId,
+        startedAt,
+        fromSeq,
+        toSeq,
+        candidatesExamined: outcome.candidatesExamined,
+        hitsCreated: outcome.hitsCreated,
+        alertsCreated: outcome.alertsCreated,
+        error: null,
+      });
+      if (newAlerts.length > 0) await queueAlertEmail(deps, tx, watch, runId, newAlerts);
+      await completeScan(
+        tx,
+        watch,
+        toSeq,
+        cadenceIntervalMs(watch.scan_cadence as Cadence) / 1000,
+        logoUrl,
+      );
+    });
+    return outcome;
+  } catch (error) {
+    if (error instanceof LeaseLostError) {
+      deps.logger.warn({ watchId: watch.id }, 'scan dropped: the lease was taken over');
+      return { ...outcome, hitsCreated: 0, alertsCreated: 0, error: 'lease lost' };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    deps.logger.error({ err: error, watchId: watch.id }, 'scan failed');
+    await recordFailure(deps, watch, mode, startedAt, message);
+    return { ...outcome, hitsCreated: 0, alertsCreated: 0, error: message };
+  }
+}
+
+async function recordFailure(
+  deps: ScanDeps,
+  watch: ClaimedWatch,
+  mode: 'full' | 'incremental',
+  startedAt: Date,
+  message: string,
+) {
+  try {
+    await deps.db.transaction(async (tx) => {
+      await insertScanRun(tx, {
+        id: newId('scn'),
+        watchId: watch.id,
+        mode,
+        worker: deps.workerId,
+        startedAt,
+        fromSeq: watch.scanned_seq,
+        toSeq: watch.scanned_seq,
+        candidatesExamined: 0,
+        hitsCreated: 0,
+        alertsCreated: 0,
+        error: message.slice(0, 1000),
+      });
+      await releaseAfterFailure(tx, watch.id, deps.workerId, RETRY_AFTER_FAILURE_SECONDS);
+    });
+  } catch (error) {
+    // The lease will lapse on its own; the scan is retried then.
+    deps.logger.error({ err: error, watchId: watch.id }, 'could not record a failed scan');
+  }
+}
+
+/** One e-mail per owner per scan run (D8), for plans that include alert e-mail. */
+async function queueAlertEmail(
+  deps: ScanDeps,
+  tx: Parameters<Parameters<Db['transaction']>[0]>[0],
+  watch: ClaimedWatch,
+  scanRunId: string,
+  alerts: { alertId: string; record: CandidateRecord }[],
+) {
+  const mailing = await ownerMailing(tx, watch.owner_id);
+  if (!mailing || !PLANS[mailing.tier as Tier]?.alertEmail || mailing.recipients.length === 0) {
+    return;
+  }
+  const email = composeAlertEmail(
+    watch.name,
+    alerts.map(({ alertId, record }) => ({
+      alertId,
+      markText: record.markText,
+      ownerName: record.ownerName,
+      ownerCountryCode: record.ownerCountryCode,
+      classes: record.classes,
+      jurisdiction: record.jurisdiction,
+      filedAt: record.filedAt,
+    })),
+    deps.publicUrl,
+  );
+  await insertOutboxMessage(tx, {
+    id: newId('eml'),
+    ownerId: watch.owner_id,
+    scanRunId,
+    recipients: mailing.recipients,
+    alertIds: alerts.map((a) => a.alertId),
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+  });
+}

@@ -1,0 +1,106 @@
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { Db } from '../data/db.ts';
+import { activeWatchIds, type ClaimFilter, claimWatches } from '../data/repositories/scans.ts';
+import { randomBase62 } from '../domain/ids.ts';
+import { type ScanDeps, type ScanOutcome, scanClaimedWatch } from './scan-watch.ts';
+import { globalTrademarkDatabase } from './sources/global-trademark-database.ts';
+import type { SourceAdapter } from './sources/source-adapter.ts';
+
+export const SOURCES: ReadonlyMap<string, SourceAdapter> = new Map([
+  [globalTrademarkDatabase.code, globalTrademarkDatabase],
+]);
+
+export type ScannerOptions = {
+  db: Db;
+  logger: Logger;
+  publicUrl: string;
+  /** How long a claim protects a watch; a crashed worker's scan is redone after it. */
+  leaseSeconds: number;
+  /** Watches scanned at once by this process. */
+  concurrency?: number;
+};
+
+export type ScanTotals = { watchesScanned: number; hitsCreated: number; alertsCreated: number };
+
+export function newWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomBase62(6)}`;
+}
+
+const CLAIM_BATCH = 25;
+
+/** Claims, scans and commits watches; shared by `tmwatch scan`, `tmwatch worker` and `serve`. */
+export function createScanner(options: ScannerOptions) {
+  const deps: ScanDeps = {
+    db: options.db,
+    logger: options.logger,
+    sources: SOURCES,
+    workerId: newWorkerId(),
+    publicUrl: options.publicUrl,
+  };
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+
+  async function scanBatch(filter: ClaimFilter, totals: ScanTotals): Promise<number> {
+    const claimed = await claimWatches(
+      options.db,
+      deps.workerId,
+      options.leaseSeconds,
+      filter,
+      CLAIM_BATCH,
+    );
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) {
+        const watch = claimed[next++];
+        if (!watch) return;
+        add(totals, await scanClaimedWatch(deps, watch));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
+    return claimed.length;
+  }
+
+  return {
+    workerId: deps.workerId,
+
+    /** `tmwatch scan`: the given watches, or every active one, or (due) those whose time came. */
+    async scan(request: { watchIds?: string[]; due?: boolean }): Promise<ScanTotals> {
+      const totals: ScanTotals = { watchesScanned: 0, hitsCreated: 0, alertsCreated: 0 };
+      if (request.due && !request.watchIds?.length) {
+        while ((await scanBatch({ kind: 'due' }, totals)) > 0) {}
+        return totals;
+      }
+      const ids = request.watchIds?.length ? request.watchIds : await activeWatchIds(options.db);
+      for (let i = 0; i < ids.length; i += CLAIM_BATCH) {
+        await scanBatch({ kind: 'ids', ids: ids.slice(i, i + CLAIM_BATCH) }, totals);
+      }
+      return totals;
+    },
+
+    /** Scans due watches until `signal` aborts; polls often enough to start a new watch within 60 s. */
+    async runUntil(signal: AbortSignal, pollMs = 5_000): Promise<void> {
+      while (!signal.aborted) {
+        let claimed = 0;
+        try {
+          claimed = await scanBatch(
+            { kind: 'due' },
+            { watchesScanned: 0, hitsCreated: 0, alertsCreated: 0 },
+          );
+        } catch (error) {
+          options.logger.error({ err: error }, 'scheduler pass failed');
+        }
+        if (claimed === 0) await sleep(pollMs, undefined, { signal }).catch(() => {});
+      }
+    },
+  };
+}
+
+function add(totals: ScanTotals, outcome: ScanOutcome) {
+  if (outcome.error !== null) return;
+  totals.watchesScanned += 1;
+  totals.hitsCreated += outcome.hitsCreated;
+  totals.alertsCreated += outcome.alertsCreated;
+}
+
+export type Scanner = ReturnType<typeof createScanner>;

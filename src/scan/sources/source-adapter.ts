@@ -1,0 +1,37 @@
+import type { Db, Queryable } from '../../data/db.ts';
+import type { NewHit } from '../../data/repositories/alerts.ts';
+import type { PreparedWatch } from '../../matching/decide.ts';
+
+/** A register record as a source returns it for the final decision. */
+export type CandidateRecord = {
+  externalId: string;
+  markText: string;
+  ownerName: string;
+  ownerCountryCode: string;
+  jurisdiction: string;
+  designations: string[];
+  filedAt: string;
+  registeredAt: string | null;
+  expiresAt: string | null;
+  status: string;
+  classes: number[];
+  logoUrl: string | null;
+  rawPayload: Record<string, unknown>;
+};
+
+/** A range of the source's change sequence: (fromSeq, toSeq]. A full scan starts at 0. */
+export type SeqRange = { fromSeq: number; toSeq: number };
+
+/**
+ * An upstream source a watch is scanned against. The adapter finds candidates cheaply (indexes,
+ * never the whole source); the pure matching module makes the final decision.
+ */
+export interface SourceAdapter {
+  readonly code: string;
+  /** Highest change sequence committed now: the upper bound of a scan starting now. */
+  currentSeq(db: Queryable): Promise<number>;
+  findCandidates(db: Db, watch: PreparedWatch, range: SeqRange): Promise<CandidateRecord[]>;
+  /** The record with this source id, if any (logoSt13 lookups, D3). */
+  findByExternalId(db: Queryable, externalId: string): Promise<CandidateRecord | null>;
+  toHit(record: CandidateRecord): Omit<NewHit, 'id' | 'watchId'>;
+}
