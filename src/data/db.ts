@@ -54,7 +54,9 @@ function openPostgres(url: string, max: number): Db {
   const wrap = (runner: postgres.Sql | postgres.TransactionSql): Queryable => ({
     async query<T>(text: string, params: readonly unknown[] = []) {
       const rows = await runner.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
-      return rows as unknown as T[];
+      // postgres.js returns an Array subclass with extra fields; callers get a plain array, as
+      // from PGlite.
+      return Array.from(rows) as T[];
     },
     async exec(script: string) {
       await runner.unsafe(script).simple();

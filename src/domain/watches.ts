@@ -96,7 +96,8 @@ export function createWatchService(db: Db) {
         const json = await repo.updateWatch(tx, principal.ownerId, id, {
           ...input,
           needsFullScan: nameChanged || attributesChanged,
-          scanNow: reactivating,
+          // A new name or new attributes deserve a full scan soon, not after a whole cadence.
+          scanNow: reactivating || nameChanged || attributesChanged,
         });
         if (json === null) throw notFound();
         return json;

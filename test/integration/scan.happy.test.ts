@@ -1,0 +1,238 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Db } from '../../src/data/db.ts';
+import { PLANS } from '../../src/domain/plans.ts';
+import type { Principal } from '../../src/domain/principal.ts';
+import { createWatchService } from '../../src/domain/watches.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createScanner, type Scanner } from '../../src/scan/scanner.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { factories } from '../helpers/factories.ts';
+import { importRecords, makeRecord } from '../helpers/register.ts';
+
+describe('scans', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let scanner: Scanner;
+  let principal: Principal;
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+    scanner = createScanner({
+      db,
+      logger: createLogger('silent'),
+      publicUrl: 'http://localhost:3000',
+      leaseSeconds: 60,
+    });
+  });
+  after(() => database.drop());
+
+  beforeEach(async () => {
+    // Every test starts from an empty register and a new owner.
+    await db.query('DELETE FROM email_outbox');
+    await db.query('DELETE FROM alerts');
+    await db.query('DELETE FROM hits');
+    await db.query('DELETE FROM scan_runs');
+    await db.query('DELETE FROM watches');
+    await db.query('DELETE FROM marks');
+    const user = await factories(db).makeUser({ tier: 'team' });
+    principal = {
+      userId: user.id,
+      email: user.email,
+      organization: null,
+      plan: PLANS.team,
+      ownerId: user.id,
+      key: null,
+    };
+  });
+
+  async function makeWatch(name: string, attributes = { niceClasses: [9], designations: ['DE'] }) {
+    const json = await createWatchService(db).create(principal, {
+      watchType: 'trademark',
+      name,
+      attributes,
+      scanCadence: 'daily',
+    });
+    return JSON.parse(json) as { id: string };
+  }
+
+  const alertsOf = (watchId: string) =>
+    db.query<{ external_id: string; display_name: string; state: string }>(
+      `SELECT h.external_id, h.display_name, a.state FROM alerts a JOIN hits h ON h.id = a.hit_id
+        WHERE a.watch_id = $1 ORDER BY h.external_id`,
+      [watchId],
+    );
+
+  it('a first scan finds a conflicting mark anywhere in the mirror and raises one unread alert', async () => {
+    const conflicting = makeRecord({ markText: 'NORTHWYND' });
+    await importRecords(db, [makeRecord(), conflicting, makeRecord({ markText: 'ZEPHYRLINE' })]);
+    const watch = await makeWatch('Northwind');
+    const totals = await scanner.scan({});
+    assert.deepEqual(totals, { watchesScanned: 1, hitsCreated: 1, alertsCreated: 1 });
+    const alerts = await alertsOf(watch.id);
+    assert.deepEqual(alerts, [
+      { external_id: conflicting.externalId, display_name: 'NORTHWYND', state: 'unread' },
+    ]);
+  });
+
+  it('a rescan of the same register makes no duplicate hit or alert', async () => {
+    await importRecords(db, [makeRecord({ markText: 'NORTHWIND' })]);
+    const watch = await makeWatch('Northwind');
+    await scanner.scan({});
+    await db.query('UPDATE watches SET needs_full_scan = true'); // force a second full scan
+    const again = await scanner.scan({});
+    assert.equal(again.alertsCreated, 0);
+    assert.equal((await alertsOf(watch.id)).length, 1);
+  });
+
+  it('an incremental scan after a new import alerts only on the new record', async () => {
+    await importRecords(db, [makeRecord({ markText: 'NORTHWIND' })]);
+    const watch = await makeWatch('Northwind');
+    await scanner.scan({});
+    const fresh = makeRecord({ markText: 'NORTH WIND' });
+    await importRecords(db, [makeRecord(), fresh]);
+    const totals = await scanner.scan({});
+    assert.equal(totals.alertsCreated, 1);
+    const runs = await db.query<{ mode: string; candidates_examined: number }>(
+      'SELECT mode, candidates_examined FROM scan_runs WHERE watch_id = $1 ORDER BY started_at',
+      [watch.id],
+    );
+    assert.deepEqual(
+      runs.map((r) => r.mode),
+      ['full', 'incremental'],
+    );
+    // Only the records changed since the last scan were searched.
+    assert.equal(runs[1]?.candidates_examined, 1);
+    assert.ok((await alertsOf(watch.id)).some((a) => a.external_id === fresh.externalId));
+  });
+
+  it('a changed record that already raised an alert raises no new one', async () => {
+    const record = makeRecord({ markText: 'NORTHWIND' });
+    await importRecords(db, [record]);
+    const watch = await makeWatch('Northwind');
+    await scanner.scan({});
+    const summary = await importRecords(db, [{ ...record, status: 'registered' }]);
+    assert.equal(summary.updated, 1);
+    const totals = await scanner.scan({});
+    assert.equal(totals.alertsCreated, 0);
+    assert.equal((await alertsOf(watch.id)).length, 1);
+  });
+
+  it('inactive watches are never scanned', async () => {
+    await importRecords(db, [makeRecord({ markText: 'NORTHWIND' })]);
+    const watch = await makeWatch('Northwind');
+    await createWatchService(db).deactivate(principal, watch.id);
+    const totals = await scanner.scan({});
+    assert.equal(totals.watchesScanned, 0);
+    const due = await scanner.scan({ due: true });
+    assert.equal(due.watchesScanned, 0);
+    assert.equal((await alertsOf(watch.id)).length, 0);
+  });
+
+  it('a new watch is due at once and is not due again until its cadence passes', async () => {
+    await makeWatch('Northwind');
+    assert.equal((await scanner.scan({ due: true })).watchesScanned, 1);
+    assert.equal((await scanner.scan({ due: true })).watchesScanned, 0);
+  });
+
+  it('marks without a shared class or outside the designations raise nothing', async () => {
+    await importRecords(db, [
+      makeRecord({ markText: 'NORTHWIND', classes: [25] }),
+      makeRecord({ markText: 'NORTHWIND', jurisdiction: 'US', ownerCountryCode: 'US' }),
+      makeRecord({ markText: 'NORTHWIND', jurisdiction: 'WO', designations: ['CN'] }),
+    ]);
+    const watch = await makeWatch('Northwind');
+    await scanner.scan({});
+    assert.equal((await alertsOf(watch.id)).length, 0);
+  });
+
+  it('a WO record designating EM and a BX record reach a watch on DE and NL', async () => {
+    const wo = makeRecord({
+      markText: 'NORTHWIND',
+      jurisdiction: 'WO',
+      designations: ['EM', 'CN'],
+    });
+    const bx = makeRecord({ markText: 'NORTHWIND', jurisdiction: 'BX' });
+    await importRecords(db, [wo, bx]);
+    const watch = await makeWatch('Northwind', { niceClasses: [9], designations: ['DE', 'NL'] });
+    await scanner.scan({});
+    const ids = (await alertsOf(watch.id)).map((a) => a.external_id).sort();
+    assert.deepEqual(ids, [wo.externalId, bx.externalId].sort());
+  });
+
+  it('the logoSt13 record is never a hit and fills logoUrl', async () => {
+    const own = makeRecord({ markText: 'NORTHWIND', logoUrl: 'https://example.org/own-logo.png' });
+    const other = makeRecord({ markText: 'NORTHWYND' });
+    await importRecords(db, [own, other]);
+    const watch = await makeWatch('Northwind');
+    await createWatchService(db).update(principal, watch.id, { logoSt13: own.externalId });
+    await scanner.scan({});
+    assert.deepEqual(
+      (await alertsOf(watch.id)).map((a) => a.external_id),
+      [other.externalId],
+    );
+    const [row] = await db.query<{ logo_url: string | null }>(
+      'SELECT logo_url FROM watches WHERE id = $1',
+      [watch.id],
+    );
+    assert.equal(row?.logo_url, 'https://example.org/own-logo.png');
+  });
+
+  it('renaming a watch makes its next scan a full one, due at once', async () => {
+    await importRecords(db, [makeRecord({ markText: 'ZEPHYRLINE' })]);
+    const watch = await makeWatch('Northwind');
+    await scanner.scan({});
+    await createWatchService(db).update(principal, watch.id, { name: 'Zephyrline' });
+    const totals = await scanner.scan({ due: true });
+    assert.equal(totals.alertsCreated, 1);
+    const [last] = await db.query<{ mode: string }>(
+      'SELECT mode FROM scan_runs WHERE watch_id = $1 ORDER BY started_at DESC LIMIT 1',
+      [watch.id],
+    );
+    assert.equal(last?.mode, 'full');
+  });
+
+  it('each scan run is recorded with its mode, range and counts', async () => {
+    await importRecords(db, [makeRecord({ markText: 'NORTHWIND' }), makeRecord()]);
+    const watch = await makeWatch('Northwind');
+    await scanner.scan({});
+    const [run] = await db.query<Record<string, unknown>>(
+      'SELECT * FROM scan_runs WHERE watch_id = $1',
+      [watch.id],
+    );
+    assert.equal(run?.mode, 'full');
+    assert.equal(run?.from_seq, 0);
+    assert.ok(Number(run?.to_seq) > 0);
+    assert.equal(run?.hits_created, 1);
+    assert.equal(run?.alerts_created, 1);
+    assert.equal(run?.error, null);
+    assert.ok(run?.finished_at instanceof Date);
+  });
+
+  it('team owners get one e-mail per scan run listing every new alert; free owners none', async () => {
+    await importRecords(db, [
+      makeRecord({ markText: 'NORTHWIND' }),
+      makeRecord({ markText: 'NORTHWINDS' }),
+    ]);
+    await makeWatch('Northwind');
+    await scanner.scan({});
+    const outbox = await db.query<{ alert_ids: string[]; recipients: string[] }>(
+      'SELECT alert_ids, recipients FROM email_outbox',
+    );
+    assert.equal(outbox.length, 1);
+    assert.equal(outbox[0]?.alert_ids.length, 2);
+    assert.deepEqual(outbox[0]?.recipients, [principal.email]);
+
+    const free = await factories(db).makeUser({ tier: 'free' });
+    const freePrincipal = { ...principal, userId: free.id, ownerId: free.id, plan: PLANS.free };
+    await createWatchService(db).create(freePrincipal, {
+      watchType: 'trademark',
+      name: 'Northwind',
+      attributes: { niceClasses: [9], designations: ['DE'] },
+      scanCadence: 'weekly',
+    });
+    await scanner.scan({ due: true });
+    assert.equal((await db.query('SELECT 1 FROM email_outbox')).length, 1);
+  });
+});
