@@ -22,7 +22,7 @@ export function composeAlertEmail(
   publicUrl: string,
 ): AlertEmail {
   const count = alerts.length;
-  const subject = `${count} new ${count === 1 ? 'mark' : 'marks'} may conflict with "${watchName}"`;
+  const subject = `${watchName}: ${count} new ${count === 1 ? 'mark' : 'marks'} may conflict`;
   const link = (a: AlertLine) => `${publicUrl}/alerts/${a.alertId}`;
   const text = [
     `Trademark Watch found ${count} newly filed ${count === 1 ? 'mark' : 'marks'} that may conflict with your watch "${watchName}".`,

@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Db } from '../../src/data/db.ts';
+import { PLANS } from '../../src/domain/plans.ts';
+import type { Principal } from '../../src/domain/principal.ts';
+import { createWatchService } from '../../src/domain/watches.ts';
+import { flushDueEmails, retryDelaySeconds } from '../../src/email/sender.ts';
+import { folderTransport, smtpTransport } from '../../src/email/transport.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createScanner } from '../../src/scan/scanner.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { factories } from '../helpers/factories.ts';
+import { importRecords, makeRecord } from '../helpers/register.ts';
+import { startSmtpPeer } from '../helpers/smtp.ts';
+
+const logger = createLogger('silent');
+
+describe('alert e-mail', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let smtp: Awaited<ReturnType<typeof startSmtpPeer>>;
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+    smtp = await startSmtpPeer();
+  });
+  after(async () => {
+    await smtp.close();
+    await database.drop();
+  });
+  beforeEach(async () => {
+    smtp.received.length = 0;
+    smtp.state.refuse = false;
+    for (const table of ['email_outbox', 'alerts', 'hits', 'scan_runs', 'watches', 'marks']) {
+      await db.query(`DELETE FROM ${table}`);
+    }
+  });
+
+  /** A watch of a fresh owner on `tier`, scanned once against two conflicting marks. */
+  async function scannedWatch(tier: 'free' | 'solo' | 'team') {
+    const user = await factories(db).makeUser({ tier });
+    const principal: Principal = {
+      userId: user.id,
+      email: user.email,
+      organization: null,
+      plan: PLANS[tier],
+      ownerId: user.id,
+      key: null,
+    };
+    await importRecords(db, [
+      makeRecord({ markText: 'NORTHWIND', ownerName: 'Northwind Rival AG', classes: [9, 42] }),
+      makeRecord({ markText: 'NORTHWYND' }),
+    ]);
+    const watch = JSON.parse(
+      await createWatchService(db).create(principal, {
+        watchType: 'trademark',
+        name: 'Northwind',
+        attributes: { niceClasses: [9], designations: ['DE'] },
+        scanCadence: 'weekly',
+      }),
+    ) as { id: string };
+    const scanner = createScanner({
+      db,
+      logger,
+      publicUrl: 'https://tm.example',
+      leaseSeconds: 60,
+    });
+    await scanner.scan({ watchIds: [watch.id] });
+    return { user, watch };
+  }
+
+  const emailedAt = (watchId: string) =>
+    db.query<{ emailed_at: Date | null }>('SELECT emailed_at FROM alerts WHERE watch_id = $1', [
+      watchId,
+    ]);
+
+  it('one message per scan run reaches the SMTP server, listing each mark with its details and link', async () => {
+    const { user, watch } = await scannedWatch('solo');
+    const transport = smtpTransport(smtp.url);
+    const result = await flushDueEmails(db, transport, logger);
+    transport.close();
+    assert.deepEqual(result, { sent: 1, failed: 0 });
+    assert.equal(smtp.received.length, 1);
+    const mail = smtp.received[0];
+    assert.deepEqual(mail?.to, [user.email]);
+    const [alert] = await db.query<{ id: string }>(
+      `SELECT a.id FROM alerts a JOIN hits h ON h.id = a.hit_id
+        WHERE a.watch_id = $1 AND h.display_name = 'NORTHWIND'`,
+      [watch.id],
+    );
+    const raw = (mail?.raw ?? '').replace(/=\r?\n/g, '');
+    assert.match(raw, /Subject: Northwind: 2 new marks may conflict/);
+    assert.match(raw, /NORTHWYND/);
+    assert.match(raw, /Northwind Rival AG/);
+    assert.match(raw, /Classes: 9, 42/);
+    assert.match(raw, /Office: EM/);
+    assert.match(raw, /Filed: 2026-10-01/);
+    assert.ok(raw.includes(`https://tm.example/alerts/${alert?.id}`));
+  });
+
+  it('emailedAt is set on every alert of the message once the server accepted it, not before', async () => {
+    const { watch } = await scannedWatch('team');
+    assert.ok((await emailedAt(watch.id)).every((a) => a.emailed_at === null));
+    const transport = smtpTransport(smtp.url);
+    await flushDueEmails(db, transport, logger);
+    transport.close();
+    const rows = await emailedAt(watch.id);
+    assert.equal(rows.length, 2);
+    assert.ok(rows.every((a) => a.emailed_at instanceof Date));
+  });
+
+  it('a refusing server leaves emailedAt null and the message is retried with backoff until it is accepted, once', async () => {
+    const { watch } = await scannedWatch('team');
+    smtp.state.refuse = true;
+    const transport = smtpTransport(smtp.url);
+    assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 0, failed: 1 });
+    assert.ok((await emailedAt(watch.id)).every((a) => a.emailed_at === null));
+    const [row] = await db.query<{ attempts: number; wait: number; last_error: string }>(
+      `SELECT attempts, extract(epoch FROM next_attempt_at - now())::float8 AS wait, last_error
+         FROM email_outbox`,
+    );
+    assert.equal(row?.attempts, 1);
+    assert.ok((row?.wait ?? 0) > 20, 'the retry waits instead of hammering the server');
+    assert.match(row?.last_error ?? '', /550|unavailable/);
+
+    // Not due yet: a flush now sends nothing, even though the server has recovered.
+    smtp.state.refuse = false;
+    assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 0, failed: 0 });
+
+    await db.query('UPDATE email_outbox SET next_attempt_at = now()');
+    assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 1, failed: 0 });
+    assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 0, failed: 0 });
+    transport.close();
+    assert.equal(smtp.received.length, 1, 'no alert is e-mailed twice');
+    assert.ok((await emailedAt(watch.id)).every((a) => a.emailed_at instanceof Date));
+  });
+
+  it('an unreachable server counts as a failure and loses nothing', async () => {
+    await scannedWatch('team');
+    const transport = smtpTransport('smtp://127.0.0.1:9');
+    assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 0, failed: 1 });
+    transport.close();
+    const [row] = await db.query<{ sent_at: Date | null }>('SELECT sent_at FROM email_outbox');
+    assert.equal(row?.sent_at, null);
+  });
+
+  it('free-tier alerts are in-app only: nothing is queued and emailedAt stays null', async () => {
+    const { watch } = await scannedWatch('free');
+    const transport = smtpTransport(smtp.url);
+    assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 0, failed: 0 });
+    transport.close();
+    assert.equal(smtp.received.length, 0);
+    assert.equal((await emailedAt(watch.id)).length, 2);
+    assert.ok((await emailedAt(watch.id)).every((a) => a.emailed_at === null));
+  });
+
+  it('without SMTP the message is written as an .eml file', async () => {
+    await scannedWatch('solo');
+    const dir = mkdtempSync(join(tmpdir(), 'tmw-outbox-'));
+    try {
+      const result = await flushDueEmails(db, folderTransport(dir), logger);
+      assert.deepEqual(result, { sent: 1, failed: 0 });
+      const files = readdirSync(dir);
+      assert.equal(files.length, 1);
+      assert.match(files[0] ?? '', /\.eml$/);
+      const raw = readFileSync(join(dir, files[0] ?? ''), 'utf8').replace(/=\r?\n/g, '');
+      assert.match(raw, /may conflict with your watch "Northwind"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the retry delay doubles from 30 s and is capped at an hour', () => {
+    assert.deepEqual([1, 2, 3, 4].map(retryDelaySeconds), [30, 60, 120, 240]);
+    assert.equal(retryDelaySeconds(50), 3600);
+  });
+});
