@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isDesignation } from './countries.ts';
+import { WATCH_DESIGNATION_CODES } from '../matching/countries.ts';
 import { CADENCES } from './plans.ts';
 
 // Request schemas of watches, shared by the API and the dashboard so both say the same thing.
@@ -12,6 +12,9 @@ export const SOURCES_BY_TYPE: Record<WatchType, string[]> = {
 };
 
 const noDuplicates = (values: readonly unknown[]) => new Set(values).size === values.length;
+
+// PostgreSQL text cannot hold U+0000: such a value must be a 422 here, not a 500 at the INSERT.
+const noNul = (value: string) => !value.includes('\u0000');
 
 export const niceClassesSchema = z
   .array(
@@ -30,7 +33,10 @@ export const designationsSchema = z
     z
       .string()
       .transform((code) => code.toUpperCase())
-      .refine(isDesignation, 'Expected an ISO 3166-1 alpha-2 country code or EU.'),
+      .refine(
+        (code) => WATCH_DESIGNATION_CODES.has(code),
+        'Expected an ISO 3166-1 alpha-2 country code or EU.',
+      ),
   )
   .min(1, 'At least one designation is required.')
   .max(250, 'At most 250 designations.')
@@ -46,7 +52,8 @@ export const watchNameSchema = z
   .string()
   .trim()
   .min(1, 'Name must be 1 to 200 characters.')
-  .max(200, 'Name must be 1 to 200 characters.');
+  .max(200, 'Name must be 1 to 200 characters.')
+  .refine(noNul, 'Name must not contain NUL characters.');
 
 export const cadenceSchema = z.enum(CADENCES);
 
@@ -69,6 +76,7 @@ export const updateWatchSchema = z.strictObject({
     .string()
     .max(2048, 'At most 2048 characters.')
     .refine((value) => {
+      if (!noNul(value)) return false;
       try {
         const url = new URL(value);
         return url.protocol === 'http:' || url.protocol === 'https:';

@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../../data/db.ts';
 import { highestChangeSeq } from '../../data/repositories/marks.ts';
+import { coverageSearch } from '../../matching/coverage.ts';
 import type { PreparedWatch } from '../../matching/decide.ts';
 import { MIRROR_SOURCE } from '../../register/import.ts';
 import type { CandidateRecord, SeqRange, SourceAdapter } from './source-adapter.ts';
@@ -23,6 +24,8 @@ export const globalTrademarkDatabase: SourceAdapter = {
 
   async findCandidates(db: Db, watch: PreparedWatch, range: SeqRange) {
     const keys = watch.search;
+    // Territory prefilter; the pure module still decides coverage exactly (coverage.ts).
+    const territory = coverageSearch(watch.designations);
     const params: unknown[] = [
       [...watch.classes],
       range.fromSeq,
@@ -30,6 +33,8 @@ export const globalTrademarkDatabase: SourceAdapter = {
       keys.tokens,
       keys.phonetic,
       keys.compact,
+      territory.jurisdictions,
+      territory.woDesignations,
     ];
     const textMatch = ['m.tokens && $4::text[]', 'm.phonetic && $5::text[]', 'm.compact_text = $6'];
     if (keys.useTrigram) {
@@ -41,6 +46,8 @@ export const globalTrademarkDatabase: SourceAdapter = {
       WHERE m.source_code = '${MIRROR_SOURCE}'
         AND m.classes && $1::int[]
         AND m.change_seq > $2 AND m.change_seq <= $3
+        AND (m.jurisdiction = ANY($7::text[])
+             OR (m.jurisdiction = 'WO' AND m.designations && $8::text[]))
         AND (${textMatch.join(' OR ')})`;
     if (!keys.useTrigram) return db.query<CandidateRecord>(sql, params);
     // The threshold is a setting, so it must be set on the connection that runs the query: a

@@ -1,0 +1,538 @@
+// The conflict decision: does a register record conflict with a watched brand?
+// Pure functions, no I/O. Every rule, threshold and the SQL key that retrieves it are described
+// in docs/matching.md; keep the two in step.
+import { AFFIX_PREFIXES, AFFIX_SUFFIXES, PLURAL_SUFFIXES } from './common-words.ts';
+import { type CoverageRecord, coveredDesignations } from './coverage.ts';
+import {
+  type AffixSplit,
+  affixSplits,
+  allCommon,
+  analyzeMark,
+  brandCore,
+  DELETION_KEY_PREFIX,
+  deletions,
+  FOLDED_COMMON_WORDS,
+  FOLDED_PREFIXES,
+  FOLDED_SUFFIXES,
+  type MarkAnalysis,
+  ONE_EDIT_MAX_LENGTH,
+  ONE_EDIT_MIN_LENGTH,
+  wholeMarkPhoneticCodes,
+} from './normalize.ts';
+import { damerauLevenshtein, phoneticSkeleton, trigramSimilarity, trigrams } from './similarity.ts';
+
+/** Compact length from which two edits are tolerated (below: one edit, from 4 letters). */
+export const TWO_EDITS_MIN_LENGTH = 8;
+/**
+ * Two-edit band guard: the pg_trgm similarity of the compact texts must reach a threshold that
+ * depends on the brand's compact length (two edits leave fewer shared trigrams in a short text).
+ * The SQL candidate query sets the same threshold for `compact_text % $compact`, so it finds every
+ * record this band accepts.
+ */
+export function trigramThreshold(brandLength: number): number {
+  if (brandLength < 10) return 0.12;
+  return brandLength < 12 ? 0.16 : 0.2;
+}
+/** Shortest phonetic text (letters) for the `phonetic` rule. */
+export const PHONETIC_MIN_LENGTH = 4;
+/** Shortest mark the `contained_in_brand` rule reports, and shortest brand-side affix stem. */
+export const CONTAINED_MIN_LENGTH = 4;
+/** Shortest brand core for `contains_brand` when the core is a single word. */
+export const CONTAINS_MIN_LENGTH = 3;
+
+export type TextReasonKind =
+  | 'exact'
+  | 'normalized'
+  | 'confusable'
+  | 'edit_distance'
+  | 'phonetic'
+  | 'contains_brand'
+  | 'contained_in_brand'
+  | 'affix';
+export type ReasonKind = TextReasonKind | 'class_overlap' | 'territory';
+
+/** One machine-readable finding, with a sentence (`detail`) a reader can quote. */
+export type Reason =
+  | { kind: 'exact'; detail: string }
+  | { kind: 'normalized'; detail: string; normalized: string }
+  | { kind: 'confusable'; detail: string; folded: string }
+  | { kind: 'edit_distance'; detail: string; distance: number; maxDistance: number }
+  | { kind: 'phonetic'; detail: string; code: string }
+  | { kind: 'contains_brand'; detail: string; words: string[] }
+  | { kind: 'contained_in_brand'; detail: string; words: string[] }
+  | {
+      kind: 'affix';
+      detail: string;
+      /** `mark`: the mark is the brand plus the affix; `brand`: the brand is the mark plus it. */
+      side: 'mark' | 'brand';
+      prefix: string;
+      suffix: string;
+    }
+  | { kind: 'class_overlap'; detail: string; classes: number[] }
+  | { kind: 'territory'; detail: string; designations: string[] };
+
+export interface Decision {
+  /** True when a text rule fired, a Nice class is shared and a watch designation is covered. */
+  conflict: boolean;
+  /** Text reasons (strongest first), then the `class_overlap` and `territory` facts that hold. */
+  reasons: Reason[];
+  /** Strength of the strongest text reason, 0..1; 0 when there is no conflict. */
+  score: number;
+}
+
+export interface WatchInput {
+  name: string;
+  niceClasses: readonly number[];
+  designations: readonly string[];
+}
+
+export interface RecordInput extends CoverageRecord {
+  markText: string;
+  classes: readonly number[];
+}
+
+/** Keys of a watch for the SQL candidate query (see docs/matching.md, "Candidate query"). */
+export interface SearchKeys {
+  /** `compact_text = $compact`, and `compact_text % $compact` when `useTrigram`. */
+  compact: string;
+  /** `tokens && $tokens`. */
+  tokens: string[];
+  /** `phonetic && $phonetic`. */
+  phonetic: string[];
+  /** Whether the query needs `compact_text % $compact` (brands of 8+ characters). */
+  useTrigram: boolean;
+  /** The pg_trgm.similarity_threshold to set for that operator. */
+  trigramThreshold: number;
+}
+
+/** Watch-side data computed once per scan (prepareWatch) and reused for every candidate. */
+export interface PreparedWatch {
+  name: string;
+  brand: MarkAnalysis;
+  classes: ReadonlySet<number>;
+  designations: readonly string[];
+  core: readonly string[];
+  coreCompact: string;
+  /** Proper runs of brand words, joined, that are distinctive (for contained_in_brand). */
+  runs: ReadonlyMap<string, readonly string[]>;
+  /**
+   * When the brand is common words plus a distinctive part of fewer than 4 characters in all,
+   * written apart ("INTERNATIONAL X", "BW BANK") or run together ("HTCOLLECTION", "EXALIGHT"):
+   * that part. The edit rule requires it in the mark with its own letters.
+   */
+  shortDistinctive: readonly DistinctivePart[];
+  /** Readings of the brand as prefix + stem + suffix (for affix, brand side). */
+  splits: readonly AffixSplit[];
+  skeleton: string;
+  codes: readonly string[];
+  trigramSet: Set<string>;
+  search: SearchKeys;
+}
+
+const UNFOLDED_AFFIX = new Map<string, string>([
+  ...FOLDED_PREFIXES.map((f, i): [string, string] => [f, AFFIX_PREFIXES[i] as string]),
+  ...FOLDED_SUFFIXES.map((f, i): [string, string] => [f, AFFIX_SUFFIXES[i] as string]),
+  ['IES', 'IES'],
+]);
+const SUFFIX_SET: ReadonlySet<string> = new Set(FOLDED_SUFFIXES);
+const PLURAL_SET: ReadonlySet<string> = new Set(PLURAL_SUFFIXES);
+
+function affixName(folded: string): string {
+  return UNFOLDED_AFFIX.get(folded) ?? folded;
+}
+
+export function prepareWatch(watch: WatchInput): PreparedWatch {
+  const brand = analyzeMark(watch.name);
+  const core = brandCore(brand.folded);
+  const coreCompact = core.join('');
+  const runs = new Map<string, readonly string[]>();
+  const n = brand.folded.length;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j <= n; j++) {
+      if (i === 0 && j === n) continue;
+      const run = brand.folded.slice(i, j);
+      const key = run.join('');
+      if (key.length >= CONTAINED_MIN_LENGTH && !allCommon(run) && !runs.has(key)) {
+        runs.set(key, brand.words.slice(i, j));
+      }
+    }
+  }
+  const splits = affixSplits(brand.compact);
+  const shortDistinctive = shortDistinctiveParts(brand.folded);
+  const codes =
+    brand.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(brand.letters) : [];
+  const prepared: PreparedWatch = {
+    name: watch.name,
+    brand,
+    classes: new Set(watch.niceClasses),
+    designations: [...new Set(watch.designations.map((d) => d.trim().toUpperCase()))],
+    core,
+    coreCompact,
+    runs,
+    shortDistinctive,
+    splits,
+    skeleton: phoneticSkeleton(brand.letters),
+    codes,
+    trigramSet: trigrams(brand.compact),
+    search: { compact: '', tokens: [], phonetic: [], useTrigram: false, trigramThreshold: 0 },
+  };
+  prepared.search = buildSearchKeys(prepared);
+  return prepared;
+}
+
+function buildSearchKeys(p: PreparedWatch): SearchKeys {
+  const b = p.brand.compact;
+  const t = new Set<string>();
+  if (b !== '') t.add(b);
+  if (p.brand.lookalike !== b) t.add(p.brand.lookalike);
+  if (p.brand.plainCompact !== b) t.add(p.brand.plainCompact);
+  // affix, brand side: the record's compact text is a stem of the brand.
+  for (const s of p.splits) {
+    if (s.stem.length >= CONTAINED_MIN_LENGTH && !FOLDED_COMMON_WORDS.has(s.stem)) t.add(s.stem);
+  }
+  // contains_brand: one core word (every core word is in such a mark), and the core compact.
+  if (p.coreCompact.length >= CONTAINS_MIN_LENGTH || p.core.length >= 2) {
+    t.add(p.coreCompact);
+    const distinctive = p.core.filter((w) => !FOLDED_COMMON_WORDS.has(w));
+    const pool = distinctive.length > 0 ? distinctive : p.core;
+    const longest = pool.reduce((a, w) => (w.length > a.length ? w : a), '');
+    if (longest !== '') t.add(longest);
+  }
+  // contained_in_brand: the record's compact text is a run of brand words.
+  for (const key of p.runs.keys()) t.add(key);
+  // edit_distance, one-edit band: deletion neighbourhood.
+  if (b.length >= ONE_EDIT_MIN_LENGTH && b.length <= ONE_EDIT_MAX_LENGTH) {
+    t.add(DELETION_KEY_PREFIX + b);
+    for (const d of deletions(b)) t.add(DELETION_KEY_PREFIX + d);
+  }
+  const useTrigram = b.length >= TWO_EDITS_MIN_LENGTH;
+  return {
+    compact: b,
+    tokens: [...t],
+    phonetic: [...p.codes],
+    useTrigram,
+    trigramThreshold: useTrigram ? trigramThreshold(b.length) : 0,
+  };
+}
+
+export interface DistinctivePart {
+  text: string;
+  /** A word of its own in the brand (must be a word of the mark), or part of a compound word. */
+  wholeWord: boolean;
+}
+
+/** Common words of 4+ letters, longest first, for splitting compounds such as HTCOLLECTION. */
+const COMPOUND_HEADS: readonly string[] = [...FOLDED_COMMON_WORDS]
+  .filter((w) => w.length >= 4)
+  .sort((a, b) => b.length - a.length);
+
+/**
+ * See PreparedWatch.shortDistinctive. A compound is split only as a distinctive head of 2 or 3
+ * characters before a common word of 4 or more (HT+COLLECTION, EXA+LIGHT), never at the end,
+ * where the remainder is usually an inflection (POWER+ED, SMART+EST).
+ */
+function shortDistinctiveParts(words: readonly string[]): DistinctivePart[] {
+  const parts: DistinctivePart[] = [];
+  let common = false;
+  for (const w of words) {
+    if (allCommon([w])) {
+      common = true;
+      continue;
+    }
+    const tail = COMPOUND_HEADS.find((c) => {
+      const rest = w.length - c.length;
+      return rest >= 2 && rest < ONE_EDIT_MIN_LENGTH && w.endsWith(c);
+    });
+    const head = tail === undefined ? '' : w.slice(0, w.length - tail.length);
+    if (tail === undefined || allCommon([head])) parts.push({ text: w, wholeWord: true });
+    else {
+      common = true;
+      parts.push({ text: head, wholeWord: false });
+    }
+  }
+  const length = parts.reduce((n, p) => n + p.text.length, 0);
+  return common && parts.length > 0 && length < ONE_EDIT_MIN_LENGTH ? parts : [];
+}
+
+/** The text itself and every swap of two neighbouring characters (IX → XI). */
+function withSwaps(text: string): string[] {
+  const out = [text];
+  for (let i = 0; i + 1 < text.length; i++) {
+    out.push(text.slice(0, i) + text.charAt(i + 1) + text.charAt(i) + text.slice(i + 2));
+  }
+  return out;
+}
+
+/** Watch-side keys for the SQL candidate query. */
+export function searchKeys(brandName: string): SearchKeys {
+  return prepareWatch({ name: brandName, niceClasses: [], designations: [] }).search;
+}
+
+const SCORES: Readonly<Record<TextReasonKind, number>> = {
+  exact: 1,
+  normalized: 0.98,
+  confusable: 0.95,
+  affix: 0.85,
+  edit_distance: 0.85,
+  phonetic: 0.8,
+  contains_brand: 0.7,
+  contained_in_brand: 0.6,
+};
+
+function quote(words: readonly string[]): string {
+  return `"${words.join(' ')}"`;
+}
+
+/** The text reasons for a brand and a mark: identity, or any of the similarity rules. */
+export function compareText(p: PreparedWatch, m: MarkAnalysis): Reason[] {
+  const b = p.brand;
+  if (m.compact === '' || b.compact === '') return [];
+  if (m.text === b.text) return [{ kind: 'exact', detail: 'Identical text.' }];
+  if (m.plainCompact === b.plainCompact) {
+    return [
+      {
+        kind: 'normalized',
+        detail: `Same text once case, spacing, punctuation and accents are ignored: ${b.plainCompact}.`,
+        normalized: b.plainCompact,
+      },
+    ];
+  }
+  if (m.lookalike === b.lookalike) {
+    return [
+      {
+        kind: 'confusable',
+        detail: `Same text once look-alike characters are folded (0/O, 1/I/l, 5/S, $/S, 3/E, 4/A…): ${b.lookalike}.`,
+        folded: b.lookalike,
+      },
+    ];
+  }
+  const out: Reason[] = [];
+  const affix = affixReason(p, m);
+  if (affix) out.push(affix);
+  const edit = editReason(p, m);
+  if (edit) out.push(edit);
+  const phonetic = phoneticReason(p, m);
+  if (phonetic) out.push(phonetic);
+  const contains = containsReason(p, m);
+  if (contains) out.push(contains);
+  const contained = containedReason(p, m);
+  if (contained) out.push(contained);
+  return out;
+}
+
+function affixReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  const b = p.brand.compact;
+  const c = m.compact;
+  if (c.length > b.length && b.length >= MIN_BRAND_FOR_AFFIX) {
+    for (const prefix of ['', ...FOLDED_PREFIXES]) {
+      if (!c.startsWith(prefix)) continue;
+      const rest = c.slice(prefix.length);
+      let suffix: string | null = null;
+      if (rest.startsWith(b)) {
+        const s = rest.slice(b.length);
+        if (s === '' || SUFFIX_SET.has(s)) suffix = s;
+      }
+      if (suffix === null && b.endsWith('Y') && rest === `${b.slice(0, -1)}IES`) suffix = 'IES';
+      if (suffix === null || (prefix === '' && suffix === '')) continue;
+      if (b.length < 4 && !shortBrandAffixOk(m, prefix, suffix)) continue;
+      const pre = prefix === '' ? '' : affixName(prefix);
+      const suf = suffix === '' ? '' : affixName(suffix);
+      return {
+        kind: 'affix',
+        detail: `The mark is the brand with ${describeAffix(pre, suf)}.`,
+        side: 'mark',
+        prefix: pre,
+        suffix: suf,
+      };
+    }
+  }
+  if (b.length > c.length && c.length >= CONTAINED_MIN_LENGTH && !allCommon(m.folded)) {
+    for (const s of p.splits) {
+      if (s.stem !== c) continue;
+      const pre = s.prefix === '' ? '' : affixName(s.prefix);
+      const suf = s.suffix === '' ? '' : affixName(s.suffix);
+      return {
+        kind: 'affix',
+        detail: `The brand is the mark with ${describeAffix(pre, suf)}.`,
+        side: 'brand',
+        prefix: pre,
+        suffix: suf,
+      };
+    }
+  }
+  return null;
+}
+
+const MIN_BRAND_FOR_AFFIX = 3;
+
+/** A three-letter brand only takes a plural, or affixes written as separate words. */
+function shortBrandAffixOk(m: MarkAnalysis, prefix: string, suffix: string): boolean {
+  if (prefix === '' && PLURAL_SET.has(suffix)) return true;
+  const first = m.folded[0];
+  const last = m.folded[m.folded.length - 1];
+  return (prefix === '' || first === prefix) && (suffix === '' || last === suffix);
+}
+
+function describeAffix(prefix: string, suffix: string): string {
+  const parts: string[] = [];
+  if (prefix !== '') parts.push(`prefix ${prefix}`);
+  if (suffix !== '') parts.push(`suffix ${suffix}`);
+  return parts.join(' and ');
+}
+
+function editReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  const b = p.brand.compact;
+  const c = m.compact;
+  const len = Math.min(b.length, c.length);
+  const max = editsAllowed(len);
+  if (max === 0 || Math.abs(b.length - c.length) > max) return null;
+  const d = damerauLevenshtein(b, c, max);
+  if (d === 0 || d > max) return null;
+  if (
+    len >= TWO_EDITS_MIN_LENGTH &&
+    trigramSimilarity(p.trigramSet, trigrams(c)) < p.search.trigramThreshold
+  ) {
+    return null;
+  }
+  // Common-word guard: "INTERNATIONAL X" / "INTERNATIONAL Y" share only a common word. When the
+  // distinctive part is too short to take an edit itself, it must be in the mark with its own
+  // letters (unchanged or two neighbours swapped), as a word of the mark when it is a brand word.
+  for (const part of p.shortDistinctive) {
+    const forms = withSwaps(part.text);
+    const found = part.wholeWord
+      ? forms.some((f) => m.folded.includes(f))
+      : forms.some((f) => c.includes(f));
+    if (!found) return null;
+  }
+  return {
+    kind: 'edit_distance',
+    detail: `${d} character edit${d > 1 ? 's' : ''} apart (${p.brand.plainCompact} / ${m.plainCompact}); up to ${max} allowed at ${len} characters.`,
+    distance: d,
+    maxDistance: max,
+  };
+}
+
+/** Edits tolerated at this compact length: none below 4, one from 4, two from 8. */
+export function editsAllowed(length: number): number {
+  if (length < ONE_EDIT_MIN_LENGTH) return 0;
+  return length >= TWO_EDITS_MIN_LENGTH ? 2 : 1;
+}
+
+/**
+ * Edits tolerated between spelling skeletons: none below 8 characters, one from 8, two from 12.
+ * Respellings of one sound have equal skeletons; the tolerance admits a vowel shift in long marks
+ * but not in shorter ones (MYCAN / MIKON, ST TROPEZ / STRIPEZ).
+ */
+export function skeletonEditsAllowed(length: number): number {
+  if (length < TWO_EDITS_MIN_LENGTH) return 0;
+  return length >= 12 ? 2 : 1;
+}
+
+function phoneticReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  if (p.codes.length === 0 || m.letters.length < PHONETIC_MIN_LENGTH) return null;
+  const sk = phoneticSkeleton(m.letters);
+  // A brand whose distinctive part is short (see editReason) only matches an equal skeleton.
+  const allowed =
+    p.shortDistinctive.length > 0
+      ? 0
+      : skeletonEditsAllowed(Math.min(sk.length, p.skeleton.length));
+  if (Math.abs(sk.length - p.skeleton.length) > allowed) return null;
+  if (damerauLevenshtein(p.skeleton, sk, allowed) > allowed) return null;
+  const code = wholeMarkPhoneticCodes(m.letters).find((c) => p.codes.includes(c));
+  if (code === undefined) return null;
+  return {
+    kind: 'phonetic',
+    detail: `Sounds the same: Double Metaphone ${code}, spelling skeletons ${p.skeleton} / ${sk}.`,
+    code,
+  };
+}
+
+function containsReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  const core = p.core;
+  const words = m.folded;
+  const n = words.length;
+  if (n < 2 || !(p.coreCompact.length >= CONTAINS_MIN_LENGTH || core.length >= 2)) return null;
+  // The core's words in sequence, inside a longer mark.
+  if (core.length < n) {
+    for (let i = 0; i + core.length <= n; i++) {
+      let ok = true;
+      for (let k = 0; k < core.length; k++) {
+        if (words[i + k] !== core[k]) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) return containsAt(p, m, i, i + core.length);
+    }
+  }
+  // The core written as one to three adjacent words of the mark (COCA COLA / COCACOLA ZERO).
+  for (let size = 1; size <= 3 && size < n; size++) {
+    for (let i = 0; i + size <= n; i++) {
+      let joined = '';
+      for (let k = i; k < i + size; k++) joined += words[k];
+      if (joined === p.coreCompact) return containsAt(p, m, i, i + size);
+    }
+  }
+  return null;
+}
+
+function containsAt(p: PreparedWatch, m: MarkAnalysis, from: number, to: number): Reason {
+  const found = m.words.slice(from, to);
+  return {
+    kind: 'contains_brand',
+    detail: `The mark contains the brand ${quote(p.core)} as whole word(s): ${quote(found)}.`,
+    words: found,
+  };
+}
+
+function containedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  if (m.compact.length < CONTAINED_MIN_LENGTH || allCommon(m.folded)) return null;
+  const run = p.runs.get(m.compact);
+  if (run === undefined) return null;
+  return {
+    kind: 'contained_in_brand',
+    detail: `The whole mark is the distinctive part ${quote(run)} of the brand.`,
+    words: [...run],
+  };
+}
+
+/** The decision for one candidate record, with the watch prepared once (prepareWatch). */
+export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): Decision {
+  const text = compareText(p, analyzeMark(record.markText));
+  const shared: number[] = [];
+  for (const c of record.classes) if (p.classes.has(c) && !shared.includes(c)) shared.push(c);
+  shared.sort((x, y) => x - y);
+  const covered = coveredDesignations(record, p.designations);
+  const reasons = [...text];
+  if (shared.length > 0) {
+    reasons.push({
+      kind: 'class_overlap',
+      detail: `Shared Nice class${shared.length > 1 ? 'es' : ''}: ${shared.join(', ')}.`,
+      classes: shared,
+    });
+  }
+  if (covered.length > 0) {
+    reasons.push({
+      kind: 'territory',
+      detail: `The ${record.jurisdiction.toUpperCase()} record covers ${covered.join(', ')}.`,
+      designations: covered,
+    });
+  }
+  const conflict = text.length > 0 && shared.length > 0 && covered.length > 0;
+  let score = 0;
+  if (conflict) for (const r of text) score = Math.max(score, SCORES[r.kind as TextReasonKind]);
+  return { conflict, reasons, score };
+}
+
+/** The decision for one watch and one register record. */
+export function decideConflict(watch: WatchInput, record: RecordInput): Decision {
+  return decideConflictPrepared(prepareWatch(watch), record);
+}
+
+/** Text reasons only (no class or territory test): how similar is `markText` to the brand? */
+export function compareMarks(brandName: string, markText: string): Reason[] {
+  return compareText(
+    prepareWatch({ name: brandName, niceClasses: [], designations: [] }),
+    analyzeMark(markText),
+  );
+}

@@ -1,0 +1,393 @@
+// Text normalization and the keys stored per register record for candidate retrieval.
+// Pure functions, no I/O. See docs/matching.md for the rules these keys serve.
+import {
+  AFFIX_PREFIXES,
+  AFFIX_SUFFIXES,
+  COMMON_WORDS,
+  LEADING_ARTICLES,
+  TRAILING_COMPANY_WORDS,
+} from './common-words.ts';
+import { metaphoneCodes, phoneticSkeleton } from './similarity.ts';
+
+/** Trade mark symbols, dropped (NFKD would otherwise turn ™ into the letters TM). */
+const MARK_SYMBOLS = /[\u2122\u00AE\u00A9\u2120\u2117]/g;
+const APOSTROPHES = /['\u2019\u2018\u02BC\u0060\u00B4\u02B9\u2032]/g;
+const COMBINING = /\p{M}+/gu;
+
+/** Letters that NFKD does not decompose into a base letter plus a diacritic. */
+const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
+  Ø: 'O',
+  ø: 'o',
+  Æ: 'AE',
+  æ: 'ae',
+  Œ: 'OE',
+  œ: 'oe',
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ð: 'D',
+  ð: 'd',
+  Þ: 'TH',
+  þ: 'th',
+  ı: 'i',
+  ß: 'ss',
+  ẞ: 'SS',
+  Ħ: 'H',
+  ħ: 'h',
+  Ŧ: 'T',
+  ŧ: 't',
+  ĸ: 'k',
+};
+const SPECIAL_RE = new RegExp(`[${Object.keys(SPECIAL_LETTERS).join('')}]`, 'g');
+
+const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
+const LOOKALIKE_SYMBOL = /[$€!|@]/;
+const SEPARATORS = /[^\p{L}\p{N}]+/gu;
+const ASCII_SEPARATORS = /[^A-Z0-9]+/g;
+/** A word of Latin capitals without V (so without VV): nothing to fold. */
+const PLAIN_WORD = /^[A-UW-Z]+$/;
+const LETTER = /\p{L}/u;
+const ALNUM = /[\p{L}\p{N}]/u;
+
+function isLetter(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  if (code < 128) return code >= 65 && code <= 90;
+  return LETTER.test(c);
+}
+function isAlnum(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  if (code < 128) return (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+  return ALNUM.test(c);
+}
+
+/**
+ * Normalized mark text: NFKD with diacritics removed (Ø, Æ, Œ, Ł, ß… spelt out), upper case,
+ * apostrophes dropped (BEN'S → BENS), `&` read as AND and `+` as PLUS, every other punctuation
+ * or spacing run collapsed to one space. The symbols that stand for letters (`$ € ! | @`) are kept
+ * where they sit inside or at the start of a word (CA$H, $AVE, L!FE, @PPLE) so that
+ * foldConfusables can read them; elsewhere they are punctuation (YAHOO!, $5, T-MOBILE @ HOME).
+ * Words are separated by single spaces.
+ */
+export function normalizeMarkText(text: string): string {
+  let s = text;
+  const ascii = PRINTABLE_ASCII.test(s);
+  if (!ascii) {
+    s = s
+      .replace(MARK_SYMBOLS, ' ')
+      .normalize('NFKD')
+      .replace(COMBINING, '')
+      .replace(SPECIAL_RE, (c) => SPECIAL_LETTERS[c] ?? c)
+      .replace(APOSTROPHES, '');
+  } else if (s.includes("'") || s.includes('`')) s = s.replace(APOSTROPHES, '');
+  s = s.toUpperCase();
+  if (s.includes('&')) s = s.replace(/&/g, ' AND ');
+  if (s.includes('+')) s = s.replace(/\+/g, ' PLUS ');
+  if (!LOOKALIKE_SYMBOL.test(s))
+    return s.replace(ascii ? ASCII_SEPARATORS : SEPARATORS, ' ').trim();
+  // Slow path: decide for each look-alike symbol whether it stands for a letter.
+  const chars = Array.from(s);
+  let out = '';
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i] as string;
+    let keep: boolean;
+    if (c === '$' || c === '€') keep = isLetter(chars[i - 1]) || isLetter(chars[i + 1]);
+    else if (c === '!' || c === '|' || c === '@') {
+      const before = chars[i - 1];
+      keep = isAlnum(chars[i + 1]) && (before === undefined || before === ' ' || isAlnum(before));
+    } else keep = isAlnum(c);
+    out += keep ? c : ' ';
+  }
+  return out.replace(/ +/g, ' ').trim();
+}
+
+/** Words of the normalized text. */
+export function tokens(text: string): string[] {
+  const n = normalizeMarkText(text);
+  return n === '' ? [] : n.split(' ');
+}
+
+/** Digits and symbols that look like letters, and Cyrillic/Greek letters that look Latin. */
+const CONFUSABLE_SYMBOLS: Readonly<Record<string, string>> = {
+  '0': 'O',
+  '1': 'I',
+  '!': 'I',
+  '|': 'I',
+  '5': 'S',
+  $: 'S',
+  '3': 'E',
+  '€': 'E',
+  '4': 'A',
+  '@': 'A',
+  '7': 'T',
+  '8': 'B',
+  '2': 'Z',
+  // Cyrillic capitals
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  У: 'Y',
+  Х: 'X',
+  Ѕ: 'S',
+  І: 'I',
+  Ј: 'J',
+  Ӏ: 'I',
+  Ԛ: 'Q',
+  Ԝ: 'W',
+  // Greek capitals
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
+};
+
+/**
+ * Folds visually confusable characters so that look-alike spellings compare equal. Works word by
+ * word on normalized text (it upper-cases its input first):
+ * - 0→O, 1/!/|→I, 5/$→S, 3/€→E, 4/@→A, 7→T, 8→B, 2→Z, and VV→W;
+ * - Cyrillic and Greek capitals that look Latin (А, В, Е, К, М, Н, О, Р, С, Т, Х…) → Latin;
+ * - the "L family": L and I (hence also 1, ! and |) become I, because lower-case l and capital I
+ *   are the same stroke in most sans-serif fonts (lnstagram / Instagram).
+ * Digits are only read as letters inside a word with more letters than digits (N1KE, L0VE): a
+ * number keeps its digits ("7 ELEVEN", "COMBI 740S", "3M").
+ *
+ * The matching keeps two levels: `compact` (everything but the L family, used by the edit
+ * distance, the word rules and pg_trgm) and `lookalike` (this full fold, used for equality only),
+ * so that "L ≈ I" never adds to an edit: LMAX equals IMAX, but LMAX is not one edit from IMAP.
+ */
+export function foldConfusables(s: string): string {
+  return mergeLFamily(s.toUpperCase().split(' ').map(foldWord).join(' '));
+}
+
+/** The L family of foldConfusables: L becomes I (on text already folded by foldWord). */
+export function mergeLFamily(folded: string): string {
+  return folded.includes('L') ? folded.replace(/L/g, 'I') : folded;
+}
+
+/** foldConfusables for one upper-case word, without the L family. */
+function foldWord(word: string): string {
+  if (PLAIN_WORD.test(word)) return word;
+  const keepDigits = isNumberLike(word);
+  let out = '';
+  for (const c of word)
+    out += keepDigits && c >= '0' && c <= '9' ? c : (CONFUSABLE_SYMBOLS[c] ?? c);
+  return out.includes('VV') ? out.replace(/VV/g, 'W') : out;
+}
+
+/**
+ * A word whose digits are a number rather than letters in disguise: it has no more letters than
+ * digits ("1998", "740S", "Q8", "3M"). In other words (N1KE, L0VE, B2B, TR1ATHLON) the digits are
+ * read as the letters they look like.
+ */
+function isNumberLike(word: string): boolean {
+  let letters = 0;
+  let digits = 0;
+  for (const c of word) {
+    if (c >= '0' && c <= '9') digits++;
+    else letters++;
+  }
+  return digits > 0 && letters <= digits;
+}
+
+/** Letters A-Z for phonetic coding: confusable digits/symbols read as letters, L kept as L. */
+function phoneticWord(word: string): string {
+  if (PLAIN_WORD.test(word)) return word;
+  const keepDigits = isNumberLike(word);
+  let out = '';
+  for (const c of word)
+    out += keepDigits && c >= '0' && c <= '9' ? '' : (CONFUSABLE_SYMBOLS[c] ?? c);
+  return out.replace(/[^A-Z]/g, '');
+}
+
+/** Everything the matching rules need about one mark text, computed once. */
+export interface MarkAnalysis {
+  /** The text as given, trimmed. */
+  text: string;
+  /** normalizeMarkText(text). */
+  normalized: string;
+  /** Normalized words, not folded. */
+  words: string[];
+  /** Normalized words joined without spaces, not folded (for the `normalized` rule). */
+  plainCompact: string;
+  /** Folded words (L family not merged). */
+  folded: string[];
+  /** Folded words joined without spaces (L family not merged). */
+  compact: string;
+  /** compact with the L family merged: equality means "looks the same". */
+  lookalike: string;
+  /** Letters A-Z for phonetic coding, whole mark without spaces. */
+  letters: string;
+  /** Letters A-Z for phonetic coding, per word (empty for numbers). */
+  letterWords: string[];
+}
+
+export function analyzeMark(text: string): MarkAnalysis {
+  const trimmed = text.trim();
+  const normalized = normalizeMarkText(trimmed);
+  const words = normalized === '' ? [] : normalized.split(' ');
+  const folded = words.map(foldWord);
+  const letterWords = words.map(phoneticWord);
+  const compact = folded.join('');
+  return {
+    text: trimmed,
+    normalized,
+    words,
+    plainCompact: words.join(''),
+    folded,
+    compact,
+    lookalike: mergeLFamily(compact),
+    letters: letterWords.join(''),
+    letterWords,
+  };
+}
+
+/** Affixes, common words and company words in folded form (they contain no confusables). */
+export const FOLDED_PREFIXES: readonly string[] = AFFIX_PREFIXES.map(foldWord);
+export const FOLDED_SUFFIXES: readonly string[] = AFFIX_SUFFIXES.map(foldWord);
+export const FOLDED_COMMON_WORDS: ReadonlySet<string> = new Set([...COMMON_WORDS].map(foldWord));
+const FOLDED_ARTICLES: ReadonlySet<string> = new Set([...LEADING_ARTICLES].map(foldWord));
+const FOLDED_COMPANY_WORDS: ReadonlySet<string> = new Set(
+  [...TRAILING_COMPANY_WORDS].map(foldWord),
+);
+
+/** Shortest stem the affix rule accepts. */
+export const MIN_AFFIX_STEM = 3;
+
+export interface AffixSplit {
+  stem: string;
+  prefix: string;
+  suffix: string;
+}
+
+/**
+ * Every way of reading a folded compact text as prefix + stem + suffix with the affix lists
+ * (at least one affix present, stem of 3 letters or more). A plural in -IES also gives the stem in
+ * -Y (BERRIES → BERRY).
+ */
+export function affixSplits(compact: string): AffixSplit[] {
+  const out: AffixSplit[] = [];
+  for (const prefix of ['', ...FOLDED_PREFIXES]) {
+    if (!compact.startsWith(prefix)) continue;
+    for (const suffix of ['', ...FOLDED_SUFFIXES, 'IES']) {
+      if (prefix === '' && suffix === '') continue;
+      if (!compact.endsWith(suffix)) continue;
+      const end = compact.length - suffix.length;
+      if (end - prefix.length < MIN_AFFIX_STEM) continue;
+      const stem = compact.slice(prefix.length, end);
+      out.push({ stem: suffix === 'IES' ? `${stem}Y` : stem, prefix, suffix });
+    }
+  }
+  return out;
+}
+
+/** Is this folded word sequence made only of common/weak words? */
+export function allCommon(foldedWords: readonly string[]): boolean {
+  return foldedWords.every((w) => FOLDED_COMMON_WORDS.has(w) || /^[0-9]+$/.test(w));
+}
+
+/**
+ * The brand's core for "brand inside a longer mark": its folded words without leading articles
+ * (THE, LA, DER…) and trailing company forms (INC, GMBH, GROUP…), unless nothing would remain.
+ */
+export function brandCore(foldedWords: readonly string[]): string[] {
+  let start = 0;
+  let end = foldedWords.length;
+  while (end - start > 1 && FOLDED_ARTICLES.has(foldedWords[start] as string)) start++;
+  while (end - start > 1 && FOLDED_COMPANY_WORDS.has(foldedWords[end - 1] as string)) end--;
+  return foldedWords.slice(start, end);
+}
+
+/** All single-character deletions of `s`, deduplicated. */
+export function deletions(s: string): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i < s.length; i++) out.add(s.slice(0, i) + s.slice(i + 1));
+  return [...out];
+}
+
+/** Shortest and longest compact text for which the one-edit rule applies (see decide.ts). */
+export const ONE_EDIT_MIN_LENGTH = 4;
+export const ONE_EDIT_MAX_LENGTH = 8;
+/** Marker of the deletion-neighbourhood entries in `tokens`. */
+export const DELETION_KEY_PREFIX = '~';
+
+/**
+ * Version of the stored keys. Bump it whenever normalization, folding, the word lists or the key
+ * layout change: stored rows with another version must be re-keyed (matchKeys) before a scan.
+ */
+export const MATCH_KEYS_VERSION = 1;
+
+/** Keys stored per register record (columns norm_text, compact_text, tokens, phonetic). */
+export interface MatchKeys {
+  /** Normalized text, words separated by single spaces (norm_text). */
+  normalized: string;
+  /** Folded text without spaces (compact_text): equality, pg_trgm similarity. */
+  compact: string;
+  /**
+   * tokens text[]: the compact text, its look-alike form (L family merged) and its unfolded form;
+   * folded words; runs of 2 and 3 adjacent words joined; affix
+   * stems of the compact text and of each word; and, for a compact text of 4 to 8 characters,
+   * its one-deletion neighbourhood prefixed with `~` (the compact itself included).
+   */
+  tokens: string[];
+  /**
+   * phonetic text[]: Double Metaphone codes (primary, secondary) of the whole mark, of its spelling
+   * skeleton, and of each word.
+   */
+  phonetic: string[];
+}
+
+/**
+ * Double Metaphone codes of a whole mark (its letters without spaces) and of its spelling
+ * skeleton (phoneticSkeleton), deduplicated. The skeleton's codes make the key robust where
+ * Double Metaphone reads two respellings of one sound differently (CLIPFRESH / CLYPPHRESH).
+ */
+export function wholeMarkPhoneticCodes(letters: string): string[] {
+  return [...new Set([...metaphoneCodes(letters), ...metaphoneCodes(phoneticSkeleton(letters))])];
+}
+
+/** The keys to store for one register record's mark text. */
+export function matchKeys(text: string): MatchKeys {
+  return matchKeysOf(analyzeMark(text));
+}
+
+export function matchKeysOf(a: MarkAnalysis): MatchKeys {
+  const t = new Set<string>();
+  if (a.compact !== '') t.add(a.compact);
+  if (a.lookalike !== a.compact) t.add(a.lookalike);
+  if (a.plainCompact !== a.compact) t.add(a.plainCompact);
+  const n = a.folded.length;
+  for (const w of a.folded) t.add(w);
+  for (let size = 2; size <= 3 && size < n; size++) {
+    for (let i = 0; i + size <= n; i++) t.add(a.folded.slice(i, i + size).join(''));
+  }
+  for (const s of affixSplits(a.compact)) t.add(s.stem);
+  if (n > 1) for (const w of a.folded) for (const s of affixSplits(w)) t.add(s.stem);
+  const len = a.compact.length;
+  if (len >= ONE_EDIT_MIN_LENGTH && len <= ONE_EDIT_MAX_LENGTH) {
+    t.add(DELETION_KEY_PREFIX + a.compact);
+    for (const d of deletions(a.compact)) t.add(DELETION_KEY_PREFIX + d);
+  }
+  const p = new Set<string>(wholeMarkPhoneticCodes(a.letters));
+  if (a.letterWords.length > 1)
+    for (const w of a.letterWords) for (const c of metaphoneCodes(w)) p.add(c);
+  return { normalized: a.normalized, compact: a.compact, tokens: [...t], phonetic: [...p] };
+}

@@ -1,0 +1,132 @@
+// String measures used by the matching rules. Pure functions, no I/O.
+import { doubleMetaphone } from 'double-metaphone';
+
+let table = new Int32Array(0);
+const lastRow = new Map<number, number>();
+
+/**
+ * Damerau-Levenshtein distance (unrestricted, Lowrance-Wagner): insertions, deletions,
+ * substitutions and transpositions of two adjacent characters each cost 1, and a transposed pair
+ * may be edited further (MANAGEMENT → MAGNEMENT is 2: drop an A, swap N and G). With `max`, the
+ * computation stops early and returns `max + 1` once the distance is known to exceed `max`.
+ */
+export function damerauLevenshtein(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
+  if (a === b) return 0;
+  if (max < 1) return 1;
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > max) return max + 1;
+  if (n === 0) return m;
+  if (m === 0) return n;
+  const w = m + 2;
+  if (table.length < (n + 2) * w) table = new Int32Array((n + 2) * w * 2);
+  const h = table;
+  const inf = n + m;
+  h[0] = inf;
+  for (let i = 0; i <= n; i++) {
+    h[(i + 1) * w] = inf;
+    h[(i + 1) * w + 1] = i;
+  }
+  for (let j = 0; j <= m; j++) {
+    h[j + 1] = inf;
+    h[w + j + 1] = j;
+  }
+  lastRow.clear();
+  for (let i = 1; i <= n; i++) {
+    const ca = a.charCodeAt(i - 1);
+    let lastCol = 0;
+    let rowMin = inf;
+    for (let j = 1; j <= m; j++) {
+      const cb = b.charCodeAt(j - 1);
+      const i1 = lastRow.get(cb) ?? 0;
+      const j1 = lastCol;
+      let cost = 1;
+      if (ca === cb) {
+        cost = 0;
+        lastCol = j;
+      }
+      let v = (h[i * w + j] as number) + cost;
+      const ins = (h[(i + 1) * w + j] as number) + 1;
+      if (ins < v) v = ins;
+      const del = (h[i * w + j + 1] as number) + 1;
+      if (del < v) v = del;
+      const tr = (h[i1 * w + j1] as number) + (i - i1 - 1) + 1 + (j - j1 - 1);
+      if (tr < v) v = tr;
+      h[(i + 1) * w + j + 1] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    lastRow.set(ca, i);
+  }
+  return h[(n + 1) * w + m + 1] as number;
+}
+
+/**
+ * The trigram set PostgreSQL's pg_trgm extension builds for `text`: lower case, words split on
+ * anything that is not a letter or digit, each word padded with two spaces in front and one
+ * behind, duplicates removed.
+ */
+export function trigrams(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (word === '') continue;
+    const padded = `  ${word} `;
+    for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  }
+  return out;
+}
+
+/** pg_trgm `similarity()`: shared trigrams divided by the trigrams of either string. */
+export function trigramSimilarity(a: string | Set<string>, b: string | Set<string>): number {
+  const ta = typeof a === 'string' ? trigrams(a) : a;
+  const tb = typeof b === 'string' ? trigrams(b) : b;
+  if (ta.size === 0 || tb.size === 0) return 0;
+  let shared = 0;
+  for (const t of ta) if (tb.has(t)) shared++;
+  return shared / (ta.size + tb.size - shared);
+}
+
+/**
+ * A spelling skeleton of a word (letters A-Z only) that removes the usual phonetic respellings:
+ * PH/F, C/K/Q, CK/K, QU/KW, X/KS, soft C/S, Z/S, Y/I, doubled letters, and a silent final E on
+ * words longer than four letters. Two respellings of the same sound have the same skeleton
+ * ("PHILIPS"/"FILLIPS" → FILIPS); vowels and the remaining consonants are kept, which is what
+ * guards the `phonetic` rule against Double Metaphone's coarse codes (NIKE and NECK both code NK).
+ */
+export function phoneticSkeleton(letters: string): string {
+  let out = '';
+  const n = letters.length;
+  for (let i = 0; i < n; i++) {
+    const c = letters.charAt(i);
+    const next = letters.charAt(i + 1);
+    let sound: string;
+    if (i === 0 && c === 'X') sound = 'S';
+    else if ((c === 'P' && next === 'H') || (c === 'C' && next === 'K')) {
+      sound = c === 'P' ? 'F' : 'K';
+      i++;
+    } else if (c === 'Q') {
+      if (next === 'U') {
+        sound = 'KW';
+        i++;
+      } else sound = 'K';
+    } else if (c === 'X') sound = 'KS';
+    else if (c === 'C') sound = next === 'E' || next === 'I' || next === 'Y' ? 'S' : 'K';
+    else if (c === 'Z') sound = 'S';
+    else if (c === 'Y') sound = 'I';
+    else sound = c;
+    // Doubled letters collapse, also across a rewrite (CC → KK → K).
+    for (let k = 0; k < sound.length; k++) {
+      const ch = sound.charAt(k);
+      if (out.charAt(out.length - 1) !== ch) out += ch;
+    }
+  }
+  return out.length > 4 && out.endsWith('E') ? out.slice(0, -1) : out;
+}
+
+/** Double Metaphone primary and secondary codes of `letters`, deduplicated, empty codes dropped. */
+export function metaphoneCodes(letters: string): string[] {
+  if (letters === '') return [];
+  const [primary, secondary] = doubleMetaphone(letters);
+  if (primary === secondary) return primary === '' ? [] : [primary];
+  return [primary, secondary].filter((c) => c !== '');
+}
