@@ -19,19 +19,23 @@ export interface MailTransport {
 
 export const FROM_ADDRESS = 'Trademark Watch <alerts@trademark-watch.invalid>';
 
+function mailOptions(message: OutgoingMessage) {
+  return {
+    from: FROM_ADDRESS,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    messageId: message.messageId,
+  };
+}
+
 /** Real SMTP through nodemailer (SMTP_URL). */
 export function smtpTransport(url: string): MailTransport {
   const transporter = nodemailer.createTransport(url);
   return {
     async send(message) {
-      const info = await transporter.sendMail({
-        from: FROM_ADDRESS,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        messageId: message.messageId,
-      });
+      const info = await transporter.sendMail(mailOptions(message));
       if (info.accepted.length === 0) {
         throw new Error(`the SMTP server accepted none of the recipients: ${info.response}`);
       }
@@ -45,14 +49,7 @@ export function folderTransport(dir: string): MailTransport {
   const builder = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     async send(message) {
-      const info = await builder.sendMail({
-        from: FROM_ADDRESS,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        messageId: message.messageId,
-      });
+      const info = await builder.sendMail(mailOptions(message));
       await mkdir(dir, { recursive: true });
       const name = message.messageId.replace(/[<>]/g, '').replace(/[^A-Za-z0-9._-]/g, '_');
       await writeFile(join(dir, `${name}.eml`), info.message as Buffer);

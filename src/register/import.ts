@@ -26,20 +26,8 @@ export type ImportOptions = {
 export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
   const keys = matchKeys(record.markText);
   return {
+    ...record,
     sourceCode: MIRROR_SOURCE,
-    externalId: record.externalId,
-    markText: record.markText,
-    ownerName: record.ownerName,
-    ownerCountryCode: record.ownerCountryCode,
-    jurisdiction: record.jurisdiction,
-    designations: record.designations,
-    filedAt: record.filedAt,
-    registeredAt: record.registeredAt,
-    expiresAt: record.expiresAt,
-    status: record.status,
-    classes: record.classes,
-    logoUrl: record.logoUrl,
-    rawPayload: record.rawPayload,
     normText: keys.normalized,
     compactText: keys.compact,
     tokens: keys.tokens,

@@ -1,21 +1,9 @@
+import type { RegisterRecord } from '../../register/record.ts';
 import type { Queryable } from '../db.ts';
 
 /** One register record ready to store: the normalized fields plus its match keys. */
-export type MarkUpsert = {
+export type MarkUpsert = RegisterRecord & {
   sourceCode: string;
-  externalId: string;
-  markText: string;
-  ownerName: string;
-  ownerCountryCode: string;
-  jurisdiction: string;
-  designations: string[];
-  filedAt: string;
-  registeredAt: string | null;
-  expiresAt: string | null;
-  status: string;
-  classes: number[];
-  logoUrl: string | null;
-  rawPayload: unknown;
   normText: string;
   compactText: string;
   tokens: string[];

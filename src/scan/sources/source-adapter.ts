@@ -1,23 +1,10 @@
 import type { Db, Queryable } from '../../data/db.ts';
 import type { NewHit } from '../../data/repositories/alerts.ts';
 import type { PreparedWatch } from '../../matching/decide.ts';
+import type { RegisterRecord } from '../../register/record.ts';
 
-/** A register record as a source returns it for the final decision. */
-export type CandidateRecord = {
-  externalId: string;
-  markText: string;
-  ownerName: string;
-  ownerCountryCode: string;
-  jurisdiction: string;
-  designations: string[];
-  filedAt: string;
-  registeredAt: string | null;
-  expiresAt: string | null;
-  status: string;
-  classes: number[];
-  logoUrl: string | null;
-  rawPayload: Record<string, unknown>;
-};
+/** A register record as a source returns it for the final decision: the normalized record. */
+export type CandidateRecord = RegisterRecord;
 
 /** A range of the source's change sequence: (fromSeq, toSeq]. A full scan starts at 0. */
 export type SeqRange = { fromSeq: number; toSeq: number };
