@@ -1,6 +1,7 @@
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/alerts.ts';
 import { notFound } from './errors.ts';
+import { isIdOf } from './ids.ts';
 import { positionFromCursor } from './pagination.ts';
 import type { Principal } from './principal.ts';
 
@@ -18,23 +19,28 @@ export type ListAlertsQuery = {
 export function createAlertService(db: Db) {
   return {
     async list(principal: Principal, query: ListAlertsQuery) {
+      const after = positionFromCursor(query.cursor);
+      // A watch id that cannot exist is a watch the caller cannot see: an empty list (D4).
+      if (query.watchId !== undefined && !isIdOf('wat', query.watchId)) return [];
       return repo.listAlertsJson(db, {
         ownerId: principal.ownerId,
         states: query.states,
         watchId: query.watchId,
         since: query.since,
-        after: positionFromCursor(query.cursor),
+        after,
         limit: query.limit + 1,
       });
     },
 
     async get(principal: Principal, id: string): Promise<string> {
+      if (!isIdOf('alt', id)) throw notFound();
       const json = await repo.getAlertJson(db, principal.ownerId, id);
       if (json === null) throw notFound();
       return json;
     },
 
     async setState(principal: Principal, id: string, state: AlertState): Promise<string> {
+      if (!isIdOf('alt', id)) throw notFound();
       const json = await repo.setAlertState(db, principal.ownerId, id, state);
       if (json === null) throw notFound();
       return json;

@@ -24,7 +24,11 @@ export function decodeCursor(cursor: string): CursorPosition | null {
   if (!Array.isArray(value) || value.length !== 2) return null;
   const [createdAt, id] = value;
   if (typeof createdAt !== 'string' || !ISO_MS.test(createdAt)) return null;
-  if (Number.isNaN(Date.parse(createdAt))) return null;
+  // Only an instant that prints back as itself: Date.parse rolls 2026-02-30 over to March and
+  // accepts 24:00 and year 0, all of which PostgreSQL refuses (a 500 instead of the 400 of D4).
+  const time = Date.parse(createdAt);
+  if (Number.isNaN(time) || createdAt.startsWith('0000')) return null;
+  if (new Date(time).toISOString() !== createdAt) return null;
   if (typeof id !== 'string' || !ID.test(id)) return null;
   return { createdAt, id };
 }

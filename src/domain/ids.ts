@@ -19,3 +19,13 @@ export type IdPrefix = 'wat' | 'alt' | 'hit' | 'key' | 'usr' | 'org' | 'scn' | '
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(22)}`;
 }
+
+const ID_BODY = /^[0-9A-Za-z]{1,64}$/;
+
+/**
+ * Could `value` be an id of this kind? A malformed id is simply absent (D1 step 8), and checking
+ * first keeps text PostgreSQL cannot even hold (a NUL character) from turning a 404 into a 500.
+ */
+export function isIdOf(prefix: IdPrefix, value: string): boolean {
+  return value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
+}

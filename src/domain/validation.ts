@@ -8,7 +8,8 @@ export type FlattenOptions = {
 
 /**
  * Zod issues → `{ formErrors, fieldErrors }` with dotted paths (D5). An unknown key is reported
- * under its own path so that the response names it, and `field` is the first offending key.
+ * under its own path so that the response names it, and `field` is the first offending key: the
+ * first unknown one if any, else the first path that failed.
  */
 export function flattenIssues(
   issues: readonly z.core.$ZodIssue[],
@@ -17,6 +18,9 @@ export function flattenIssues(
   const formErrors: string[] = [];
   const fieldErrors: Record<string, string[]> = {};
   let field: string | undefined;
+  // A key the schema does not know is what the client sent wrongly, so `field` names it before a
+  // missing or invalid known key: `{ "note": 1 }` on the alert PATCH names `note`, not `state`.
+  let unknownKey: string | undefined;
   const add = (path: string, message: string) => {
     field ??= path;
     const list = fieldErrors[path] ?? [];
@@ -28,6 +32,7 @@ export function flattenIssues(
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const path = base ? `${base}.${key}` : key;
+        unknownKey ??= path;
         add(path, options.keyMessages?.[path] ?? `Unknown field "${key}" is not allowed.`);
       }
     } else if (base === '') {
@@ -36,6 +41,7 @@ export function flattenIssues(
       add(base, issue.message);
     }
   }
+  field = unknownKey ?? field;
   return field === undefined ? { formErrors, fieldErrors } : { formErrors, fieldErrors, field };
 }
 

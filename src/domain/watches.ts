@@ -1,7 +1,7 @@
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/watches.ts';
 import { ApiError, notFound, validationError } from './errors.ts';
-import { newId } from './ids.ts';
+import { isIdOf, newId } from './ids.ts';
 import { positionFromCursor } from './pagination.ts';
 import { type Cadence, isFasterThanAllowed, type Plan, TIER_LABEL } from './plans.ts';
 import type { Principal } from './principal.ts';
@@ -40,6 +40,7 @@ export function createWatchService(db: Db) {
     },
 
     async get(principal: Principal, id: string): Promise<string> {
+      if (!isIdOf('wat', id)) throw notFound();
       const json = await repo.getWatchJson(db, principal.ownerId, id);
       if (json === null) throw notFound();
       return json;
@@ -71,6 +72,7 @@ export function createWatchService(db: Db) {
 
     async update(principal: Principal, id: string, input: UpdateWatchInput): Promise<string> {
       const plan = principal.plan;
+      if (!isIdOf('wat', id)) throw notFound();
       return db.transaction(async (tx) => {
         if (input.active === true && plan.maxActiveWatches !== null) {
           await repo.lockOwner(tx, principal.ownerId);
@@ -106,6 +108,7 @@ export function createWatchService(db: Db) {
 
     /** Soft delete; deleting an inactive watch again is fine (spec 3). */
     async deactivate(principal: Principal, id: string): Promise<string> {
+      if (!isIdOf('wat', id)) throw notFound();
       const json = await repo.updateWatch(db, principal.ownerId, id, { active: false });
       if (json === null) throw notFound();
       return json;

@@ -53,6 +53,18 @@ export function sendError(reply: FastifyReply, error: ApiError) {
 }
 
 /**
+ * Errors Fastify raises before routing, and so before any hook or the error handler: a path that
+ * cannot be percent-decoded (FST_ERR_BAD_URL). Without this they would answer Fastify's own body,
+ * without the envelope or X-Request-Id. Passed to Fastify as its `frameworkErrors` option.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  const apiError = toApiError(error);
+  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+  return sendError(reply, apiError);
+}
+
+/**
  * Every non-2xx leaves through here: domain errors, framework errors, unknown routes (404) and
  * unsupported methods (405 with Allow). A 5xx never shows its cause; the log has it, with the
  * request id that the client sees in X-Request-Id.

@@ -26,6 +26,12 @@ export const booleanParam = z
   .enum(['true', 'false'], { error: 'Expected true or false.' })
   .transform((value) => value === 'true');
 
+// PostgreSQL reads the ISO text of instants in years 1 to 9999 only (toISOString writes year 0 as
+// 0000 and later ones as +010000). No alert exists outside them, so a bound beyond is clamped to
+// the edge: it keeps its meaning ("everything" or "nothing") instead of failing as a 500.
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
 const ISO_DATE_OR_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -43,10 +49,12 @@ export const isoInstantParam = z.string().transform((value, ctx) => {
     return z.NEVER;
   }
   const [, y, m, d] = match.map(Number);
-  const calendar = new Date(Date.UTC(y as number, (m as number) - 1, d as number));
+  // setUTCFullYear, not Date.UTC, which would read years 0–99 as 1900–1999.
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(y as number, (m as number) - 1, d as number);
   if (calendar.getUTCMonth() !== (m as number) - 1 || calendar.getUTCDate() !== d) {
     ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date or date-time.' });
     return z.NEVER;
   }
-  return new Date(time).toISOString();
+  return new Date(Math.min(Math.max(time, FIRST_INSTANT), LAST_INSTANT)).toISOString();
 });

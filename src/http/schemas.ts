@@ -114,9 +114,12 @@ export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schem
 export const listOf = <T extends z.ZodType>(schema: T) =>
   z.object({ data: z.array(schema), pagination: PaginationSchema }).strict();
 
-/** The error statuses a route can answer, each with the envelope. */
+/**
+ * The error statuses a route can answer, each with the envelope. Every route can also fail with a
+ * 500 `internal` (spec section 7), so that one is always documented.
+ */
 export function errorResponses(...statuses: number[]) {
-  return Object.fromEntries(statuses.map((status) => [status, ErrorSchema]));
+  return Object.fromEntries([...statuses, 500].map((status) => [status, ErrorSchema]));
 }
 
 export const idParams = z.object({ id: z.string() });

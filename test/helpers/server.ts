@@ -20,7 +20,10 @@ export type ApiResponse = {
 
 export type RequestOptions = {
   headers?: Record<string, string>;
-  /** An object is sent as JSON; a string is sent as is. */
+  /**
+   * An object is sent as JSON; a string is sent as is (fetch labels it text/plain); a Blob without
+   * a type is sent with no Content-Type at all.
+   */
   body?: unknown;
 };
 
@@ -64,8 +67,8 @@ export async function startTestServer(
 
   async function request(method: string, path: string, opts: RequestOptions = {}) {
     const headers: Record<string, string> = { ...opts.headers };
-    let body: string | undefined;
-    if (typeof opts.body === 'string') body = opts.body;
+    let body: string | Blob | undefined;
+    if (typeof opts.body === 'string' || opts.body instanceof Blob) body = opts.body;
     else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';

@@ -1,5 +1,7 @@
 -- Accounts, keys, watches, hits and alerts. Timestamps are truncated to milliseconds at write
 -- time because the API shows milliseconds and keyset cursors must compare exactly what they show.
+-- Ids use the "C" collation: lists order ties by id, and that order must be plain byte order on
+-- every server, whatever its default collation.
 
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE EXTENSION IF NOT EXISTS fuzzystrmatch;
@@ -14,18 +16,18 @@ CREATE FUNCTION now_ms() RETURNS timestamptz
   RETURN date_trunc('milliseconds', clock_timestamp());
 
 CREATE TABLE organizations (
-  id         text PRIMARY KEY,
+  id         text COLLATE "C" PRIMARY KEY,
   name       text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 200),
   tier       text NOT NULL CHECK (tier IN ('free', 'solo', 'team', 'enterprise')),
   created_at timestamptz NOT NULL DEFAULT now_ms()
 );
 
 CREATE TABLE users (
-  id              text PRIMARY KEY,
+  id              text COLLATE "C" PRIMARY KEY,
   email           text NOT NULL,
   -- Personal plan; while organization_id is set the organization's tier applies instead (D2).
   tier            text NOT NULL CHECK (tier IN ('free', 'solo', 'team', 'enterprise')),
-  organization_id text REFERENCES organizations (id),
+  organization_id text COLLATE "C" REFERENCES organizations (id),
   password_hash   text,
   created_at      timestamptz NOT NULL DEFAULT now_ms()
 );
@@ -35,8 +37,8 @@ CREATE UNIQUE INDEX users_email_key ON users (lower(email));
 CREATE INDEX users_organization_idx ON users (organization_id) WHERE organization_id IS NOT NULL;
 
 CREATE TABLE api_keys (
-  id           text PRIMARY KEY,
-  user_id      text NOT NULL REFERENCES users (id),
+  id           text COLLATE "C" PRIMARY KEY,
+  user_id      text COLLATE "C" NOT NULL REFERENCES users (id),
   name         text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 100),
   prefix       text NOT NULL,
   -- SHA-256 of the plaintext key, hex. The plaintext is never stored.
@@ -53,10 +55,10 @@ CREATE UNIQUE INDEX api_keys_hash_key ON api_keys (hash);
 CREATE INDEX api_keys_user_idx ON api_keys (user_id, created_at DESC);
 
 CREATE TABLE watches (
-  id              text PRIMARY KEY,
+  id              text COLLATE "C" PRIMARY KEY,
   -- usr_… or org_…: an organization member's watches belong to the organization (D2).
-  owner_id        text NOT NULL,
-  created_by      text NOT NULL REFERENCES users (id),
+  owner_id        text COLLATE "C" NOT NULL,
+  created_by      text COLLATE "C" NOT NULL REFERENCES users (id),
   watch_type      text NOT NULL CHECK (watch_type IN ('trademark')),
   name            text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 200),
   attributes      jsonb NOT NULL,
@@ -77,8 +79,8 @@ CREATE INDEX watches_owner_list_idx ON watches (owner_id, created_at DESC, id DE
 CREATE INDEX watches_owner_active_idx ON watches (owner_id) WHERE active;
 
 CREATE TABLE hits (
-  id                 text PRIMARY KEY,
-  watch_id           text NOT NULL REFERENCES watches (id),
+  id                 text COLLATE "C" PRIMARY KEY,
+  watch_id           text COLLATE "C" NOT NULL REFERENCES watches (id),
   source_code        text NOT NULL,
   external_id        text NOT NULL,
   entity_type        text NOT NULL,
@@ -98,12 +100,12 @@ CREATE TABLE hits (
 );
 
 CREATE TABLE alerts (
-  id           text PRIMARY KEY,
-  watch_id     text NOT NULL REFERENCES watches (id),
+  id           text COLLATE "C" PRIMARY KEY,
+  watch_id     text COLLATE "C" NOT NULL REFERENCES watches (id),
   -- Each alert wraps exactly one hit, and each hit has at most one alert.
-  hit_id       text NOT NULL UNIQUE REFERENCES hits (id),
+  hit_id       text COLLATE "C" NOT NULL UNIQUE REFERENCES hits (id),
   -- Copied from the watch so that the alert list is one index range per owner.
-  owner_id     text NOT NULL,
+  owner_id     text COLLATE "C" NOT NULL,
   state        text NOT NULL DEFAULT 'unread' CHECK (state IN ('unread', 'read', 'dismissed')),
   severity     text CHECK (severity IN ('low', 'medium', 'high')),
   rationale    text,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db.ts';
+import { isoMs } from './json-sql.ts';
 
 export type OrganizationRow = { id: string; name: string; tier: string; created_at: Date };
 export type UserRow = {
@@ -146,7 +147,7 @@ export async function findPrincipalByKeyHash(
   hash: string,
 ): Promise<Principal | null> {
   const rows = await db.query<Principal>(
-    `SELECT k.id AS key_id, k.name AS key_name, k.scopes, iso_ms(k.created_at) AS key_created_at,
+    `SELECT k.id AS key_id, k.name AS key_name, k.scopes, ${isoMs('k.created_at')} AS key_created_at,
             k.last_used_at, u.id AS user_id, u.email, u.organization_id,
             o.name AS organization_name, coalesce(o.tier, u.tier) AS tier
        FROM api_keys k

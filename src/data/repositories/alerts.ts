@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import { ALERT_JSON, type JsonRow, Params } from './json-sql.ts';
+import { ALERT_JSON, isoMs, type JsonRow, Params } from './json-sql.ts';
 
 export type AlertState = 'unread' | 'read' | 'dismissed';
 
@@ -30,7 +30,7 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
     );
   }
   return db.query<JsonRow>(
-    `SELECT a.id, iso_ms(a.created_at) AS created_at, ${ALERT_JSON} AS json
+    `SELECT a.id, ${isoMs('a.created_at')} AS created_at, ${ALERT_JSON} AS json
        FROM alerts a JOIN hits h ON h.id = a.hit_id
       WHERE ${where.join(' AND ')}
       ORDER BY a.created_at DESC, a.id DESC

@@ -2,6 +2,17 @@
 // client: Node neither parses the rows into objects and Dates nor serialises them again, which is
 // where a naive read path spends its CPU.
 
+/**
+ * The API's timestamp text (ISO 8601 UTC with milliseconds), exactly what the iso_ms() SQL function
+ * of migration 001 returns. The read path spells the expression out instead of calling iso_ms():
+ * that function is declared IMMUTABLE around the STABLE to_char, so PostgreSQL never inlines it and
+ * runs the SQL-function executor on every call, about five times the cost of the expression itself
+ * (a page of 50 alerts formats some 400 timestamps; see docs/benchmarks.md).
+ */
+export function isoMs(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
 export const WATCH_JSON = `json_build_object(
   'id', w.id,
   'watchType', w.watch_type,
@@ -12,7 +23,7 @@ export const WATCH_JSON = `json_build_object(
   'active', w.active,
   'logoUrl', w.logo_url,
   'logoSt13', w.logo_st13,
-  'createdAt', iso_ms(w.created_at)
+  'createdAt', ${isoMs('w.created_at')}
 )::text`;
 
 export const HIT_JSON = `json_build_object(
@@ -24,9 +35,9 @@ export const HIT_JSON = `json_build_object(
   'ownerName', h.owner_name,
   'ownerCountryCode', h.owner_country_code,
   'jurisdiction', h.jurisdiction,
-  'filedAt', iso_ms(h.filed_at),
-  'registeredAt', iso_ms(h.registered_at),
-  'expiresAt', iso_ms(h.expires_at),
+  'filedAt', ${isoMs('h.filed_at')},
+  'registeredAt', ${isoMs('h.registered_at')},
+  'expiresAt', ${isoMs('h.expires_at')},
   'status', h.status,
   'classes', h.classes,
   'rawPayload', h.raw_payload
@@ -38,9 +49,9 @@ export const ALERT_JSON = `json_build_object(
   'state', a.state,
   'severity', a.severity,
   'rationale', a.rationale,
-  'rationaleAt', iso_ms(a.rationale_at),
-  'emailedAt', iso_ms(a.emailed_at),
-  'createdAt', iso_ms(a.created_at),
+  'rationaleAt', ${isoMs('a.rationale_at')},
+  'emailedAt', ${isoMs('a.emailed_at')},
+  'createdAt', ${isoMs('a.created_at')},
   'hit', ${HIT_JSON}
 )::text`;
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import { type JsonRow, Params, WATCH_JSON } from './json-sql.ts';
+import { isoMs, type JsonRow, Params, WATCH_JSON } from './json-sql.ts';
 
 export type WatchRow = {
   id: string;
@@ -32,7 +32,7 @@ export async function listWatchesJson(db: Queryable, filter: WatchListFilter): P
     );
   }
   return db.query<JsonRow>(
-    `SELECT w.id, iso_ms(w.created_at) AS created_at, ${WATCH_JSON} AS json
+    `SELECT w.id, ${isoMs('w.created_at')} AS created_at, ${WATCH_JSON} AS json
        FROM watches w
       WHERE ${where.join(' AND ')}
       ORDER BY w.created_at DESC, w.id DESC

@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Auth, compareListOrder, createWatch } from '../helpers/api.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+// Sections 2.2, 2.3, 3 and 4.6–4.8: reading alerts, filtering them and changing their state.
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const STATES = ['unread', 'read', 'dismissed'] as const;
+
+describe('alerts: happy paths', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  /** A key, one of its watches and one alert on it. */
+  async function alertFixture() {
+    const { auth, userId } = await server.make.makeKey();
+    const watch = await createWatch(server, auth);
+    const alertId = await server.make.makeAlert(watch.id);
+    return { auth, userId, watch, alertId };
+  }
+
+  async function makeAlertAt(watchId: string, createdAt: string) {
+    const id = await server.make.makeAlert(watchId);
+    await server.db.query('UPDATE alerts SET created_at = $2 WHERE id = $1', [id, createdAt]);
+    return id;
+  }
+
+  const listIds = async (auth: Auth, query: string) => {
+    const res = await server.request('GET', `/api/v1/alerts${query}`, { headers: auth });
+    assert.equal(res.status, 200, res.text);
+    return res.body.data.map((a: { id: string }) => a.id).sort();
+  };
+
+  const patchState = (auth: Auth, id: string, state: string) =>
+    server.request('PATCH', `/api/v1/alerts/${id}`, { headers: auth, body: { state } });
+
+  it('lists an alert with every field and its embedded hit', async () => {
+    const { auth, watch, alertId } = await alertFixture();
+    const res = await server.request('GET', '/api/v1/alerts', { headers: auth });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.length, 1);
+    const alert = res.body.data[0];
+    assert.equal(alert.id, alertId);
+    assert.equal(alert.watchId, watch.id);
+    assert.equal(alert.state, 'unread');
+    assert.equal(alert.severity, null);
+    assert.equal(alert.rationale, null);
+    assert.equal(alert.rationaleAt, null);
+    assert.equal(alert.emailedAt, null);
+    assert.match(alert.createdAt, ISO_MS);
+    assert.match(alert.hit.id, /^hit_[0-9A-Za-z]+$/);
+    assert.equal(alert.hit.entityType, 'trademark');
+    assert.equal(alert.hit.sourceCode, 'global_trademark_database');
+    assert.equal(alert.hit.filedAt, '2026-10-01T00:00:00.000Z');
+    assert.equal(alert.hit.registeredAt, null);
+    assert.deepEqual(alert.hit.classes, [9, 42]);
+    assert.equal(typeof alert.hit.rawPayload, 'object');
+    assert.deepEqual(res.body.pagination, { nextCursor: null, limit: 50 });
+  });
+
+  it('GET /alerts/{id} answers exactly the list row', async () => {
+    const { auth, alertId } = await alertFixture();
+    const list = await server.request('GET', '/api/v1/alerts', { headers: auth });
+    const read = await server.request('GET', `/api/v1/alerts/${alertId}`, { headers: auth });
+    assert.equal(read.status, 200);
+    assert.deepEqual(read.body.data, list.body.data[0]);
+  });
+
+  it('an empty alert list is a 200 with nextCursor null', async () => {
+    const { auth } = await server.make.makeKey();
+    const res = await server.request('GET', '/api/v1/alerts', { headers: auth });
+    assert.deepEqual(res.body, { data: [], pagination: { nextCursor: null, limit: 50 } });
+  });
+
+  describe('state changes', () => {
+    it('PATCH state read answers the alert in state read', async () => {
+      const { auth, alertId } = await alertFixture();
+      const res = await patchState(auth, alertId, 'read');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.data.state, 'read');
+      assert.equal(res.body.data.id, alertId);
+    });
+
+    it('the new state is what later reads return', async () => {
+      const { auth, alertId } = await alertFixture();
+      await patchState(auth, alertId, 'dismissed');
+      const read = await server.request('GET', `/api/v1/alerts/${alertId}`, { headers: auth });
+      assert.equal(read.body.data.state, 'dismissed');
+    });
+
+    it('PATCH changes the state and nothing else', async () => {
+      const { auth, alertId } = await alertFixture();
+      const before = await server.request('GET', `/api/v1/alerts/${alertId}`, { headers: auth });
+      const res = await patchState(auth, alertId, 'read');
+      assert.deepEqual(res.body.data, { ...before.body.data, state: 'read' });
+    });
+
+    it('setting the current state again is a 200 that changes nothing', async () => {
+      const { auth, alertId } = await alertFixture();
+      const first = await patchState(auth, alertId, 'read');
+      const second = await patchState(auth, alertId, 'read');
+      assert.equal(second.status, 200);
+      assert.deepEqual(second.body, first.body);
+    });
+
+    it('setting unread on a new (unread) alert is a 200', async () => {
+      const { auth, alertId } = await alertFixture();
+      const res = await patchState(auth, alertId, 'unread');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.data.state, 'unread');
+    });
+
+    for (const from of STATES) {
+      for (const to of STATES) {
+        it(`an alert moves from ${from} to ${to}`, async () => {
+          const { auth, alertId } = await alertFixture();
+          assert.equal((await patchState(auth, alertId, from)).status, 200);
+          const res = await patchState(auth, alertId, to);
+          assert.equal(res.status, 200);
+          assert.equal(res.body.data.state, to);
+        });
+      }
+    }
+  });
+
+  describe('filters', () => {
+    it('state filters to one state', async () => {
+      const { auth, watch, alertId } = await alertFixture();
+      const read = await server.make.makeAlert(watch.id);
+      await patchState(auth, read, 'read');
+      assert.deepEqual(await listIds(auth, '?state=read'), [read]);
+      assert.deepEqual(await listIds(auth, '?state=unread'), [alertId]);
+      assert.deepEqual(await listIds(auth, '?state=dismissed'), []);
+    });
+
+    it('a repeated state matches any of the given states (OR)', async () => {
+      const { auth, watch, alertId: unread } = await alertFixture();
+      const read = await server.make.makeAlert(watch.id);
+      const dismissed = await server.make.makeAlert(watch.id);
+      await patchState(auth, read, 'read');
+      await patchState(auth, dismissed, 'dismissed');
+      assert.deepEqual(
+        await listIds(auth, '?state=read&state=dismissed'),
+        [read, dismissed].sort(),
+      );
+      assert.deepEqual(
+        await listIds(auth, '?state=unread&state=read&state=dismissed'),
+        [unread, read, dismissed].sort(),
+      );
+    });
+
+    it('watchId restricts the list to that watch', async () => {
+      const { auth, watch, alertId } = await alertFixture();
+      const other = await createWatch(server, auth, { name: 'Other' });
+      const otherAlert = await server.make.makeAlert(other.id);
+      assert.deepEqual(await listIds(auth, `?watchId=${watch.id}`), [alertId]);
+      assert.deepEqual(await listIds(auth, `?watchId=${other.id}`), [otherAlert]);
+    });
+
+    it('watchId of another user’s watch is a 200 with an empty list', async () => {
+      const mine = await alertFixture();
+      const theirs = await alertFixture();
+      assert.deepEqual(await listIds(mine.auth, `?watchId=${theirs.watch.id}`), []);
+    });
+
+    it('watchId of no watch at all is a 200 with an empty list', async () => {
+      const { auth } = await alertFixture();
+      assert.deepEqual(await listIds(auth, '?watchId=wat_0000000000000000000000'), []);
+      assert.deepEqual(await listIds(auth, '?watchId=nonsense'), []);
+      assert.deepEqual(await listIds(auth, '?watchId=%00'), []);
+    });
+
+    it('since is inclusive for a date (midnight UTC)', async () => {
+      const { auth } = await server.make.makeKey();
+      const watch = await createWatch(server, auth);
+      await makeAlertAt(watch.id, '2026-02-28T23:59:59.999Z');
+      const atMidnight = await makeAlertAt(watch.id, '2026-03-01T00:00:00.000Z');
+      const later = await makeAlertAt(watch.id, '2026-03-02T12:00:00.000Z');
+      assert.deepEqual(await listIds(auth, '?since=2026-03-01'), [atMidnight, later].sort());
+    });
+
+    it('since is inclusive for a date-time to the millisecond', async () => {
+      const { auth } = await server.make.makeKey();
+      const watch = await createWatch(server, auth);
+      const exact = await makeAlertAt(watch.id, '2026-03-01T10:20:30.456Z');
+      await makeAlertAt(watch.id, '2026-03-01T10:20:30.455Z');
+      assert.deepEqual(await listIds(auth, '?since=2026-03-01T10:20:30.456Z'), [exact]);
+      assert.deepEqual(await listIds(auth, '?since=2026-03-01T10:20:30.457Z'), []);
+    });
+
+    it('since honours a UTC offset and reads a date-time without one as UTC', async () => {
+      const { auth } = await server.make.makeKey();
+      const watch = await createWatch(server, auth);
+      const noon = await makeAlertAt(watch.id, '2026-03-01T12:00:00.000Z');
+      assert.deepEqual(
+        await listIds(auth, `?since=${encodeURIComponent('2026-03-01T13:00:00+01:00')}`),
+        [noon],
+      );
+      assert.deepEqual(
+        await listIds(auth, `?since=${encodeURIComponent('2026-03-01T13:00:01+01:00')}`),
+        [],
+      );
+      assert.deepEqual(await listIds(auth, '?since=2026-03-01T12:00:00'), [noon]);
+      assert.deepEqual(await listIds(auth, '?since=2026-03-01T12:00:01'), []);
+    });
+
+    it('a since before any possible alert lists everything', async () => {
+      const { auth, alertId } = await alertFixture();
+      assert.deepEqual(await listIds(auth, '?since=0001-01-01'), [alertId]);
+      assert.deepEqual(await listIds(auth, '?since=0000-01-01'), [alertId]);
+    });
+
+    it('a since after any possible alert lists nothing', async () => {
+      const { auth } = await alertFixture();
+      assert.deepEqual(await listIds(auth, '?since=9999-12-31'), []);
+      assert.deepEqual(
+        await listIds(auth, `?since=${encodeURIComponent('9999-12-31T23:00:00-05:00')}`),
+        [],
+      );
+    });
+
+    it('filters combine: state, watchId and since together', async () => {
+      const { auth } = await server.make.makeKey();
+      const a = await createWatch(server, auth, { name: 'A' });
+      const b = await createWatch(server, auth, { name: 'B' });
+      const wanted = await makeAlertAt(a.id, '2026-05-02T00:00:00.000Z');
+      await patchState(auth, wanted, 'read');
+      const tooOld = await makeAlertAt(a.id, '2026-04-30T00:00:00.000Z');
+      await patchState(auth, tooOld, 'read');
+      await makeAlertAt(a.id, '2026-05-03T00:00:00.000Z'); // unread
+      const otherWatch = await makeAlertAt(b.id, '2026-05-03T00:00:00.000Z');
+      await patchState(auth, otherWatch, 'read');
+      assert.deepEqual(await listIds(auth, `?state=read&watchId=${a.id}&since=2026-05-01`), [
+        wanted,
+      ]);
+    });
+
+    it('unknown query parameters are ignored', async () => {
+      const { auth, alertId } = await alertFixture();
+      assert.deepEqual(await listIds(auth, '?colour=red&sort=asc'), [alertId]);
+    });
+
+    it('the list is ordered by createdAt then id, both descending', async () => {
+      const { auth } = await server.make.makeKey();
+      const watch = await createWatch(server, auth);
+      for (const at of ['2026-01-01', '2026-01-03', '2026-01-02', '2026-01-02']) {
+        await makeAlertAt(watch.id, `${at}T00:00:00.000Z`);
+      }
+      const res = await server.request('GET', '/api/v1/alerts', { headers: auth });
+      const rows = res.body.data as { id: string; createdAt: string }[];
+      assert.equal(rows.length, 4);
+      assert.deepEqual(rows, [...rows].sort(compareListOrder));
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+/** The error loadConfig throws for an environment, asserting that it throws one. */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('an empty environment gives the documented defaults', () => {
+    assert.deepEqual(loadConfig({}), {
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      dataDir: './data',
+      redisUrl: undefined,
+      smtpUrl: undefined,
+      scheduler: true,
+      rateLimitPerMinute: 60,
+      logLevel: 'info',
+      publicUrl: 'http://localhost:3000',
+      scanLeaseSeconds: 300,
+      scanPollSeconds: 5,
+    });
+  });
+
+  it('reads every variable it knows', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://u@db:5432/tmw',
+      DATA_DIR: '/var/lib/tmw',
+      REDIS_URL: 'redis://cache:6379',
+      SMTP_URL: 'smtp://mail:25',
+      SCHEDULER: 'off',
+      RATE_LIMIT_PER_MINUTE: '120',
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'https://watch.example.com/',
+      SCAN_LEASE_SECONDS: '30',
+      SCAN_POLL_SECONDS: '0.5',
+    });
+    assert.deepEqual(config, {
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://u@db:5432/tmw',
+      dataDir: '/var/lib/tmw',
+      redisUrl: 'redis://cache:6379',
+      smtpUrl: 'smtp://mail:25',
+      scheduler: false,
+      rateLimitPerMinute: 120,
+      logLevel: 'warn',
+      publicUrl: 'https://watch.example.com',
+      scanLeaseSeconds: 30,
+      scanPollSeconds: 0.5,
+    });
+  });
+
+  it('an empty value counts as unset', () => {
+    assert.equal(loadConfig({ PORT: '', DATABASE_URL: '' }).port, 3000);
+    assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined);
+  });
+
+  it('the public URL defaults to localhost on the configured port', () => {
+    assert.equal(loadConfig({ PORT: '4000' }).publicUrl, 'http://localhost:4000');
+  });
+
+  it('variables it does not know are ignored', () => {
+    assert.equal(loadConfig({ HOME: '/root', PATH: '/bin' }).port, 3000);
+  });
+
+  const BAD: [string, NodeJS.ProcessEnv][] = [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '80.5' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://db/tmw' }],
+    ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
+    ['SMTP_URL', { SMTP_URL: 'mail.example.com' }],
+    ['SCHEDULER', { SCHEDULER: 'maybe' }],
+    ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '0' }],
+    ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: 'lots' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'not a url' }],
+  ];
+  for (const [name, env] of BAD) {
+    it(`a bad ${name} (${JSON.stringify(Object.values(env)[0])}) stops with a message naming ${name}`, () => {
+      assert.match(configError(env).message, new RegExp(`\\b${name}\\b`));
+    });
+  }
+});
