@@ -8,6 +8,8 @@ import Fastify, {
 } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { createDashboard } from './dashboard/plugin.ts';
+import { withSessionCookieAuth } from './dashboard/routes/revoke-key-api.ts';
 import type { Db } from './data/db.ts';
 import { createAccountService } from './domain/accounts.ts';
 import { createAlertService } from './domain/alerts.ts';
@@ -15,7 +17,7 @@ import { type Clock, systemClock } from './domain/clock.ts';
 import { ApiError } from './domain/errors.ts';
 import { createWatchService } from './domain/watches.ts';
 import { apiAuthentication } from './http/authenticate.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { openApiInfo } from './http/openapi-info.ts';
 import type { RateLimitStore } from './http/rate-limit/store.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
@@ -51,11 +53,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    frameworkErrors,
   });
   const clock = deps.clock ?? systemClock;
   const accounts = createAccountService(deps.db);
   const watches = createWatchService(deps.db);
   const alerts = createAlertService(deps.db);
+  const dashboard = createDashboard({ db: deps.db, accounts, watches, alerts, clock });
 
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
@@ -69,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   await app.register(swagger, {
-    openapi: openApiInfo,
+    openapi: withSessionCookieAuth(openApiInfo),
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
@@ -101,12 +105,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       meRoutes(api);
       watchRoutes(api, watches);
       alertRoutes(api, alerts);
+      dashboard.apiRoutes(api);
     },
     { prefix: '/api/v1' },
   );
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } });
+  await app.register(dashboard.plugin);
 
   return app;
 }

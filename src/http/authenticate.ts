@@ -13,6 +13,11 @@ declare module 'fastify' {
     scope?: Scope | null;
     /** GET /me answers every valid key, whatever its tier (D1 step 4). */
     anyTier?: boolean;
+    /**
+     * 'session': the route authenticates by the dashboard session itself (DELETE
+     * /api-keys/{id}, D9), so this pipeline leaves it alone: no API key, no rate limit.
+     */
+    auth?: 'key' | 'session';
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -36,6 +41,7 @@ export type AuthDeps = {
  */
 export function apiAuthentication(deps: AuthDeps) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    if (request.routeOptions.config.auth === 'session') return;
     const token = parseBearer(request.headers.authorization);
     if (token === null) {
       throw new ApiError(

@@ -1,0 +1,106 @@
+// Progressive enhancement for the Trademark Watch dashboard. Every page works without this file
+// except copy-to-clipboard; with it, keys are revoked in place through the API.
+(() => {
+  const live = document.getElementById('live-region');
+
+  /** Says something to screen-reader users without moving focus. */
+  function announce(text) {
+    if (!live) return;
+    live.textContent = '';
+    window.setTimeout(() => {
+      live.textContent = text;
+    }, 50);
+  }
+
+  const MONTHS = [
+    'Jan',
+    'Feb',
+    'Mar',
+    'Apr',
+    'May',
+    'Jun',
+    'Jul',
+    'Aug',
+    'Sep',
+    'Oct',
+    'Nov',
+    'Dec',
+  ];
+  const pad = (n) => String(n).padStart(2, '0');
+  // The server's format (views/format.ts): "22 Nov 2026, 09:30 UTC".
+  function formatDateTime(iso) {
+    const d = new Date(iso);
+    return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+  }
+
+  // Copy buttons are hidden until this script can make them work.
+  for (const button of document.querySelectorAll('[data-copy-target]')) {
+    const field = document.getElementById(button.dataset.copyTarget);
+    if (!field) continue;
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(field.value);
+      } catch {
+        field.select();
+        document.execCommand('copy');
+      }
+      button.textContent = 'Copied';
+      announce('The key was copied to the clipboard.');
+      window.setTimeout(() => {
+        button.textContent = 'Copy';
+      }, 2000);
+    });
+  }
+
+  // Revoke through DELETE /api/v1/api-keys/{id}, with the page's CSRF token in a header. Without
+  // this script the same button posts its form to the dashboard, which revokes the same way.
+  for (const form of document.querySelectorAll('form[data-revoke-key]')) {
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const name = form.dataset.keyName ?? 'this key';
+      if (!window.confirm(`Revoke the key “${name}”? Clients using it stop working immediately.`)) {
+        return;
+      }
+      const button = form.querySelector('button');
+      const token = form.querySelector('input[name="_csrf"]')?.value ?? '';
+      if (button) button.disabled = true;
+      let response;
+      try {
+        response = await fetch(`/api/v1/api-keys/${encodeURIComponent(form.dataset.revokeKey)}`, {
+          method: 'DELETE',
+          credentials: 'same-origin',
+          headers: { Accept: 'application/json', 'X-CSRF-Token': token },
+        });
+      } catch {
+        if (button) button.disabled = false;
+        announce('The key could not be revoked: the network request failed. Try again.');
+        return;
+      }
+      if (response.status === 401) {
+        window.location.assign('/sign-in?notice=session-ended');
+        return;
+      }
+      if (!response.ok) {
+        if (button) button.disabled = false;
+        announce('The key could not be revoked. Reload the page and try again.');
+        return;
+      }
+      const { data } = await response.json();
+      const row = form.closest('tr');
+      const status = row?.querySelector('[data-key-status]');
+      if (row && status) {
+        const pill = document.createElement('span');
+        pill.className = 'pill pill--neutral';
+        pill.textContent = 'Revoked';
+        const time = document.createElement('time');
+        time.dateTime = data.revokedAt;
+        time.textContent = formatDateTime(data.revokedAt);
+        status.replaceChildren(pill, ' ', time);
+        row.classList.add('is-revoked');
+      }
+      form.remove();
+      announce(`The key “${data.name}” was revoked. Requests that use it are refused from now on.`);
+    });
+  }
+})();

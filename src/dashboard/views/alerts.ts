@@ -1,0 +1,206 @@
+import type { AlertState } from '../../domain/alerts.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { actionButton, filterTabs, type Notice, pill, time } from './components.ts';
+import { layout, pageHeader, type Viewer } from './layout.ts';
+
+export type AlertView = {
+  id: string;
+  watchId: string;
+  state: AlertState;
+  severity: string | null;
+  rationale: string | null;
+  rationaleAt: string | null;
+  emailedAt: string | null;
+  createdAt: string;
+  hit: {
+    id: string;
+    entityType: string;
+    sourceCode: string;
+    externalId: string;
+    displayName: string;
+    ownerName: string;
+    ownerCountryCode: string;
+    jurisdiction: string;
+    filedAt: string;
+    registeredAt: string | null;
+    expiresAt: string | null;
+    status: string;
+    classes: number[];
+    rawPayload: Record<string, unknown>;
+  };
+};
+
+/** The list's filters: the inbox is everything not dismissed. */
+export const ALERT_FILTERS = ['inbox', 'unread', 'read', 'dismissed', 'all'] as const;
+export type AlertFilter = (typeof ALERT_FILTERS)[number];
+
+const FILTER_LABEL: Record<AlertFilter, string> = {
+  inbox: 'Inbox',
+  unread: 'Unread',
+  read: 'Read',
+  dismissed: 'Dismissed',
+  all: 'All',
+};
+
+const STATE_PILL: Record<AlertState, SafeHtml> = {
+  unread: pill('Unread', 'info'),
+  read: pill('Read', 'neutral'),
+  dismissed: pill('Dismissed', 'neutral'),
+};
+
+const ACTION_LABEL: Record<AlertState, string> = {
+  read: 'Mark read',
+  unread: 'Mark unread',
+  dismissed: 'Dismiss',
+};
+
+function triageButtons(alert: AlertView, csrfToken: string, returnTo: string): SafeHtml {
+  const targets = (['read', 'unread', 'dismissed'] as const).filter((s) => s !== alert.state);
+  return html`${targets.map((state) =>
+    actionButton({
+      action: `/alerts/${alert.id}/state`,
+      csrfToken,
+      label: ACTION_LABEL[state],
+      style: state === 'dismissed' ? 'ghost' : 'secondary',
+      fields: { state, return: returnTo },
+      ariaLabel: `${ACTION_LABEL[state]}: ${alert.hit.displayName}`,
+    }),
+  )}`;
+}
+
+function watchLink(watchId: string, watchNames: Map<string, string>): SafeHtml {
+  const name = watchNames.get(watchId);
+  return html`<a href="/watches/${watchId}/edit">${name ?? 'a watch'}</a>`;
+}
+
+function alertItem(
+  alert: AlertView,
+  o: { csrfToken: string; returnTo: string; watchNames: Map<string, string> },
+): SafeHtml {
+  const hit = alert.hit;
+  return html`<li class="alert-item alert-item--${alert.state}" data-alert-id="${alert.id}">
+    <div class="alert-item__main">
+      <h2 class="alert-item__title"><a href="/alerts/${alert.id}">${hit.displayName}</a> ${STATE_PILL[alert.state]}</h2>
+      <p class="alert-item__meta">May conflict with ${watchLink(alert.watchId, o.watchNames)} · found ${time(alert.createdAt)}</p>
+      <dl class="facts">
+        <div><dt>Owner</dt><dd>${hit.ownerName} (${hit.ownerCountryCode})</dd></div>
+        <div><dt>Jurisdiction</dt><dd>${hit.jurisdiction}</dd></div>
+        <div><dt>Classes</dt><dd>${hit.classes.join(', ')}</dd></div>
+        <div><dt>Status</dt><dd>${hit.status}</dd></div>
+        <div><dt>Filed</dt><dd>${time(hit.filedAt, { dateOnly: true })}</dd></div>
+        <div><dt>Number</dt><dd class="mono">${hit.externalId}</dd></div>
+      </dl>
+    </div>
+    <div class="alert-item__actions">${triageButtons(alert, o.csrfToken, o.returnTo)}</div>
+  </li>`;
+}
+
+export function alertsPage(o: {
+  viewer: Viewer;
+  filter: AlertFilter;
+  watch: { id: string; name: string } | null;
+  alerts: AlertView[];
+  watchNames: Map<string, string>;
+  returnTo: string;
+  nextHref: string | null;
+  notice: Notice | null;
+}) {
+  const watchParam = o.watch ? `&watch=${o.watch.id}` : '';
+  const tabs = ALERT_FILTERS.map((filter) => ({
+    href: `/alerts?state=${filter}${watchParam}`,
+    label:
+      filter === 'unread' && o.viewer.unread > 0 && !o.watch
+        ? html`${FILTER_LABEL[filter]} <span class="count">${o.viewer.unread}</span>`
+        : FILTER_LABEL[filter],
+    current: o.filter === filter,
+  }));
+  const empty: Record<AlertFilter, string> = {
+    inbox: 'Nothing to review. New filings that may conflict with your watches will appear here.',
+    unread: 'No unread alerts. You are all caught up.',
+    read: 'No read alerts.',
+    dismissed: 'No dismissed alerts.',
+    all: 'No alerts yet. Scans report filings that may conflict with your watches here.',
+  };
+  return layout({
+    title: 'Alerts',
+    viewer: o.viewer,
+    current: 'alerts',
+    notice: o.notice,
+    body: html`${pageHeader('Alerts', {
+      lead: 'Newly filed marks that may conflict with your watches. Review each one, then mark it read or dismiss it.',
+    })}
+    ${
+      o.watch &&
+      html`<p class="filter-chip">Showing alerts of <strong>${o.watch.name}</strong> <a href="/alerts?state=${o.filter}">Show all watches</a></p>`
+    }
+    ${filterTabs('Filter alerts by state', tabs)}
+    ${
+      o.alerts.length === 0
+        ? html`<p class="empty">${empty[o.filter]}</p>`
+        : html`<ul class="alert-list" aria-label="Alerts">${o.alerts.map((alert) =>
+            alertItem(alert, {
+              csrfToken: o.viewer.csrfToken,
+              returnTo: o.returnTo,
+              watchNames: o.watchNames,
+            }),
+          )}</ul>`
+    }
+    ${o.nextHref !== null && html`<p class="pager"><a class="button button--secondary" href="${o.nextHref}">Older alerts</a></p>`}`,
+  });
+}
+
+export function alertDetailPage(o: {
+  viewer: Viewer;
+  alert: AlertView;
+  watchName: string | null;
+  notice: Notice | null;
+}) {
+  const { alert } = o;
+  const hit = alert.hit;
+  const returnTo = `/alerts/${alert.id}`;
+  return layout({
+    title: hit.displayName,
+    viewer: o.viewer,
+    current: 'alerts',
+    notice: o.notice,
+    body: html`<p class="breadcrumb"><a href="/alerts">← Alerts</a></p>
+    ${pageHeader(html`${hit.displayName} ${STATE_PILL[alert.state]}`, {
+      lead: html`May conflict with your watch ${watchLink(alert.watchId, new Map(o.watchName ? [[alert.watchId, o.watchName]] : []))}.`,
+      actions: triageButtons(alert, o.viewer.csrfToken, returnTo),
+    })}
+    <div class="detail-grid">
+      <section class="card card--padded" aria-labelledby="mark-title">
+        <h2 id="mark-title">The filed mark</h2>
+        <dl class="details">
+          <div><dt>Mark</dt><dd>${hit.displayName}</dd></div>
+          <div><dt>Owner</dt><dd>${hit.ownerName}</dd></div>
+          <div><dt>Owner’s country</dt><dd>${hit.ownerCountryCode}</dd></div>
+          <div><dt>Jurisdiction</dt><dd>${hit.jurisdiction}</dd></div>
+          <div><dt>Nice classes</dt><dd>${hit.classes.join(', ')}</dd></div>
+          <div><dt>Status</dt><dd>${hit.status}</dd></div>
+          <div><dt>Filed</dt><dd>${time(hit.filedAt, { dateOnly: true })}</dd></div>
+          <div><dt>Registered</dt><dd>${time(hit.registeredAt, { dateOnly: true })}</dd></div>
+          <div><dt>Expires</dt><dd>${time(hit.expiresAt, { dateOnly: true })}</dd></div>
+          <div><dt>Application number</dt><dd class="mono">${hit.externalId}</dd></div>
+          <div><dt>Source</dt><dd>${hit.sourceCode}</dd></div>
+          <div><dt>Type</dt><dd>${hit.entityType}</dd></div>
+        </dl>
+      </section>
+      <section class="card card--padded" aria-labelledby="alert-title">
+        <h2 id="alert-title">This alert</h2>
+        <dl class="details">
+          <div><dt>State</dt><dd>${STATE_PILL[alert.state]}</dd></div>
+          <div><dt>Found</dt><dd>${time(alert.createdAt)}</dd></div>
+          <div><dt>E-mailed</dt><dd>${alert.emailedAt === null ? html`<span class="muted">Not e-mailed (in-app only)</span>` : time(alert.emailedAt)}</dd></div>
+          <div><dt>Severity</dt><dd>${alert.severity ?? html`<span class="muted">Not assessed</span>`}</dd></div>
+          <div><dt>Rationale</dt><dd>${alert.rationale ?? html`<span class="muted">None</span>`}</dd></div>
+          <div><dt>Alert id</dt><dd class="mono">${alert.id}</dd></div>
+        </dl>
+      </section>
+    </div>
+    <details class="card card--padded raw">
+      <summary>Register record as received</summary>
+      <pre class="mono">${JSON.stringify(hit.rawPayload, null, 2)}</pre>
+    </details>`,
+  });
+}
