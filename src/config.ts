@@ -1,8 +1,18 @@
 import { z } from 'zod';
 
 // The only module that reads process.env. Everything else receives a Config.
+const PORT_MESSAGE = 'must be an integer from 0 to 65535';
+const RATE_MESSAGE = 'must be a whole number of requests, at least 1';
+// Values that may carry credentials are never repeated in an error message.
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']);
+
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: z.coerce
+    .number({ error: PORT_MESSAGE })
+    .int({ error: PORT_MESSAGE })
+    .min(0, { error: PORT_MESSAGE })
+    .max(65535, { error: PORT_MESSAGE })
+    .default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_URL: z
     .string()
@@ -18,9 +28,23 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   SCHEDULER: z.enum(['on', 'off']).default('on'),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ error: RATE_MESSAGE })
+    .int({ error: RATE_MESSAGE })
+    .min(1, { error: RATE_MESSAGE })
+    .default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
+  SCAN_LEASE_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds, at least 1' })
+    .int({ error: 'must be a whole number of seconds, at least 1' })
+    .min(1, { error: 'must be a whole number of seconds, at least 1' })
+    .default(300),
+  SCAN_POLL_SECONDS: z.coerce
+    .number({ error: 'must be a number of seconds from 0.1 to 60' })
+    .min(0.1, { error: 'must be a number of seconds from 0.1 to 60' })
+    .max(60, { error: 'must be a number of seconds from 0.1 to 60' })
+    .default(5),
 });
 
 export type Config = {
@@ -35,6 +59,10 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Base URL used in links of emails; defaults to http://localhost:PORT. */
   publicUrl: string;
+  /** How long a worker's claim on a watch lasts; a crashed worker's scan is redone after it. */
+  scanLeaseSeconds: number;
+  /** How often scanning processes look for due watches and due e-mail (≤ 60 s keeps D8's promise). */
+  scanPollSeconds: number;
 };
 
 export class ConfigError extends Error {}
@@ -48,7 +76,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = issue?.path.join('.') ?? 'environment';
-    throw new ConfigError(`invalid configuration: ${name} ${issue?.message ?? 'is invalid'}`);
+    const value = cleaned[name];
+    const got =
+      value === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(value)})`;
+    throw new ConfigError(
+      `invalid configuration: ${name} ${issue?.message ?? 'is invalid'}${got}`.replace(/\s+/g, ' '),
+    );
   }
   const e = parsed.data;
   return {
@@ -62,5 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    scanLeaseSeconds: e.SCAN_LEASE_SECONDS,
+    scanPollSeconds: e.SCAN_POLL_SECONDS,
   };
 }

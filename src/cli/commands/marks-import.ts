@@ -1,0 +1,44 @@
+import { SingleBar } from 'cli-progress';
+import { importRecordFiles } from '../../register/import.ts';
+import { defineCommand } from '../command.ts';
+
+export const command = defineCommand({
+  kind: 'database',
+  name: 'marks import',
+  summary:
+    'Import register records (normalized JSON Lines or USPTO XML, optionally gzipped) into the register mirror',
+  positionals: { name: 'FILE...', min: 1, max: Number.POSITIVE_INFINITY },
+  options: {},
+  prints: '{"imported":n,"updated":n,"skipped":n,"errors":[{"file","line","message"}]}',
+  examples: [
+    'tmwatch marks import records.jsonl',
+    'tmwatch marks import apc240925.xml apc240926.xml.gz',
+  ],
+  run: async ({ db, positionals }) => {
+    // A progress bar only on a terminal: stdout is the JSON summary, so the bar goes to stderr.
+    const bar = process.stderr.isTTY
+      ? new SingleBar({
+          stream: process.stderr,
+          format: '{file} [{bar}] {percentage}% | {value}/{total} MB',
+          hideCursor: true,
+        })
+      : null;
+    let current = -1;
+    try {
+      return await importRecordFiles(db, positionals, {
+        onProgress: ({ file, bytesRead, totalBytes, fileIndex }) => {
+          if (!bar) return;
+          const mb = (bytes: number) => Math.round(bytes / 10_485.76) / 100;
+          if (fileIndex !== current) {
+            if (current >= 0) bar.stop();
+            current = fileIndex;
+            bar.start(mb(totalBytes), 0, { file });
+          }
+          bar.update(mb(bytesRead), { file });
+        },
+      });
+    } finally {
+      bar?.stop();
+    }
+  },
+});

@@ -1,0 +1,19 @@
+import { scannerFor } from '../../scan/roles.ts';
+import { defineCommand } from '../command.ts';
+
+export const command = defineCommand({
+  kind: 'database',
+  name: 'scan',
+  summary:
+    'Scan watches now (all active ones, the given ones, or --due: those whose time has come)',
+  options: {
+    watch: { type: 'string', multiple: true, valueName: 'ID', description: 'scan this watch' },
+    due: { type: 'boolean', description: 'only the watches whose scan is due' },
+  },
+  prints: '{"watchesScanned":n,"hitsCreated":n,"alertsCreated":n}',
+  examples: ['tmwatch scan', 'tmwatch scan --watch wat_… --watch wat_…', 'tmwatch scan --due'],
+  // Returns once every scan has committed; the alert e-mail they queue goes out with the next
+  // `emails flush` (or a running server's or worker's sender).
+  run: ({ db, config, logger, values }) =>
+    scannerFor({ db, config, logger }).scan({ watchIds: values.watch, due: values.due ?? false }),
+});

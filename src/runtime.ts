@@ -1,0 +1,51 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { type Db, openDb } from './data/db.ts';
+import { migrate } from './data/migrate.ts';
+
+/** Opens the configured database (PGlite in DATA_DIR or PostgreSQL) and brings its schema up to date. */
+export async function openDatabase(config: Config, logger: Logger): Promise<Db> {
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const migrations = await migrate(db);
+    if (migrations.length > 0) logger.info({ migrations }, 'applied database migrations');
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  logger.debug({ database: db.kind }, 'database ready');
+  return db;
+}
+
+/**
+ * Resolves on the first SIGTERM or SIGINT, so the caller can shut down gracefully. A second signal
+ * means the operator does not want to wait: the process exits at once with status 1.
+ */
+export function shutdownSignal(logger: Logger): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let received = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (received) {
+        logger.warn({ signal }, 'second signal: exiting without waiting');
+        process.exit(1);
+      }
+      received = true;
+      resolve(signal);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}
+
+/** A promise that rejects with `message` when `ms` pass first. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
