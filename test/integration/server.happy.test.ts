@@ -94,6 +94,36 @@ describe('first start of an empty embedded database', () => {
     }
   });
 
+  test('loads the real register sample, and the in-process scheduler turns a first watch into an alert', async (t) => {
+    const install = await freshInstallation({ embedded: true });
+    t.after(() => install.cleanup());
+    const server = await startServe({ ...install.env, SCHEDULER: 'on', SCAN_POLL_SECONDS: '0.5' });
+    try {
+      assert.match(server.banner, /Loaded \d{3} sample trademark records/);
+      const key = /API key: +(tmw_[0-9A-Za-z]+)/.exec(server.banner)?.[1] ?? '';
+      const created = await fetch(`${server.url}/api/v1/watches`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          watchType: 'trademark',
+          name: 'Suveneer',
+          attributes: { niceClasses: [16], designations: ['US'] },
+        }),
+      });
+      assert.equal(created.status, 201);
+      const deadline = Date.now() + 60_000;
+      let alerts: { data: { hit: { displayName: string; externalId: string } }[] } = { data: [] };
+      while (alerts.data.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        alerts = (await getWithKey(server.url, '/api/v1/alerts', key)).body as typeof alerts;
+      }
+      assert.equal(alerts.data[0]?.hit.displayName, 'SUVENEER');
+      assert.equal(alerts.data[0]?.hit.externalId, 'US500000098763166');
+    } finally {
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
   test('a later start prints no demo account and creates none', async (t) => {
     const install = await freshInstallation({ embedded: true });
     t.after(() => install.cleanup());
