@@ -1,0 +1,514 @@
+// `npm run bench:api`: throughput and latency of the API on PostgreSQL and on PGlite, against a bare
+// Fastify route answering the same JSON from memory, measured in the same run. It prints figures and
+// writes them to docs/benchmarks.md; it asserts nothing (timings depend on the machine).
+//
+// Environment (all optional):
+//   BENCH_DATABASE_URL   PostgreSQL server to create the scratch database on
+//                        (default postgres://postgres@127.0.0.1:5432/postgres)
+//   BENCH_BACKENDS       postgres,pglite (default both, in that order)
+//   BENCH_DURATION       seconds measured per scenario (default 10)
+//   BENCH_WARMUP         seconds of warm-up before each scenario (default 2)
+//   BENCH_CONNECTIONS    concurrent connections (default 50)
+//   BENCH_KEYS           API keys the requests rotate through (default 200)
+//   BENCH_USERS          seeded users; each has 10 watches and 100 alerts (default 1000)
+//   BENCH_LOG_LEVEL      server log level for every scenario (default warn: no request lines)
+//   BENCH_INFO_LOG       1 (default): also measure GET /alerts and GET /watches/{id} at
+//                        LOG_LEVEL=info, the production default, on the first backend; 0: skip
+//   BENCH_PROFILE        auto (default): profile the server on scenarios that miss a target;
+//                        1: profile the targeted scenarios anyway; 0: never
+//   BENCH_PROFILE_SECONDS  length of a profiled run (default 5)
+//   BENCH_PG_POOL        PostgreSQL pool size of the server (default: the service's own default)
+//   BENCH_DOCS           0: do not write docs/benchmarks.md
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { share, snapshot } from './api/cpu.ts';
+import { type LoadResult, load, probe, type Scenario, scenarios } from './api/load.ts';
+import { summarizeProfile } from './api/profile.ts';
+import type { ServerConfig } from './api/protocol.ts';
+import {
+  cpuPerRequest,
+  cpuTable,
+  type Row,
+  resultsTable,
+  type Target,
+  targetLines,
+  writeSection,
+} from './api/report.ts';
+import type { SeedUser } from './api/seed.ts';
+import { ServerProcess } from './api/server-process.ts';
+
+type Backend = 'postgres' | 'pglite';
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+const settings = {
+  serverUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  backends: (process.env.BENCH_BACKENDS ?? 'postgres,pglite')
+    .split(',')
+    .map((b) => b.trim())
+    .filter((b) => b !== ''),
+  seconds: envNumber('BENCH_DURATION', 10),
+  warmup: envNumber('BENCH_WARMUP', 2),
+  connections: envNumber('BENCH_CONNECTIONS', 50),
+  keys: envNumber('BENCH_KEYS', 200),
+  users: envNumber('BENCH_USERS', 1000),
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  infoLog: process.env.BENCH_INFO_LOG !== '0',
+  profile: process.env.BENCH_PROFILE ?? 'auto',
+  profileSeconds: envNumber('BENCH_PROFILE_SECONDS', 5),
+  pool: process.env.BENCH_PG_POOL ? envNumber('BENCH_PG_POOL', 10) : undefined,
+  docs: process.env.BENCH_DOCS !== '0',
+};
+for (const b of settings.backends) {
+  if (b !== 'postgres' && b !== 'pglite') throw new Error(`BENCH_BACKENDS: unknown backend ${b}`);
+}
+// Far above anything the load can reach: the limiter still runs on every request, it never trips.
+const RATE_LIMIT_PER_MINUTE = 10_000_000;
+const SEED = { users: settings.users, watchesPerUser: 10, alertsPerUser: 100 };
+const TEAM_WATCH_CAP = 500;
+
+const ALERTS = 'GET /api/v1/alerts?limit=50';
+const WATCH = 'GET /api/v1/watches/{id}';
+
+const CPU_LEGEND =
+  'CPU during each scenario, in cores busy on average: the server process (with PGlite, the database too), the PostgreSQL backends serving it, the load generator, the kernel\'s interrupt work ("irq": loopback networking, charged to no process) and everything else ("other": other processes and VM steal, i.e. noise). ms/req = CPU milliseconds per request.';
+
+// What the investigation behind this benchmark found (2026-11, issue 2); kept with the figures so
+// that a reader of docs/benchmarks.md knows what was tried.
+const FINDINGS = `What was found and tried (issue 2; before → after, same machine, back-to-back runs):
+
+- Every query used to be an unnamed statement: postgres.js \`unsafe()\` does not prepare by
+  default, so each query cost an extra round trip (Describe) and a parse and plan in PostgreSQL.
+  \`src/data/db.ts\` now prepares each statement once per connection.
+- \`iso_ms()\` (migration 001) is declared IMMUTABLE around the STABLE \`to_char\`, so PostgreSQL
+  never inlines it and runs the SQL-function executor for each of the ~400 timestamps of a page;
+  the read path now spells the expression out (\`isoMs\` in json-sql.ts).
+- Together, CPU per request (server + PostgreSQL, ms): GET /alerts 1.78 + 4.74 → 0.95 + 2.09,
+  GET /watches/{id} 0.61 + 1.16 → 0.25 + 0.15, PATCH /alerts 0.79 + 1.93 → 0.35 + 0.41.
+- Where GET /alerts?limit=50 still spends its time: PostgreSQL building 51 JSON objects (about
+  half of its CPU in json_build_object and its per-argument type lookups, a fifth in the 51 index
+  lookups of the hits, a tenth in to_char), then Node writing the 60 KB body and parsing 51 rows.
+  Neither \`row_to_json\` nor hand-built JSON text was cheaper. Meeting the 35% target needs
+  roughly a third of today's database work per page, e.g. storing each hit's JSON (hits do not
+  change) when it is recorded instead of rebuilding it on every read.
+- postgres.js 3.4.9 slows down while its pool stays saturated (more queries than connections):
+  its connection queue (\`src/queue.js\`) never shrinks until it empties and \`remove()\` scans
+  it, so the cost grows with every query (a bare \`SELECT 1\` loop, 50 concurrent on 10
+  connections, falls from 15,000 to 4,000 queries/s within 40 s, 60% of its CPU in \`remove\`).
+  Not fixed here; capping in-flight queries at the pool size in front of postgres.js removed it
+  (GET /watches/{id}: 2,442 → 3,188 req/s in an A/B run).
+- The key lookup is a second query on every request. An in-process key cache would remove it
+  (measured: half the database work of GET /watches/{id}) but cannot honour "revocation takes
+  effect on the very next request", so it was not adopted.
+- No measurable effect within the noise: pool size (2, 4, 10), \`return503OnClosing\` (one flag
+  test per request). \`LOG_LEVEL=info\` (the production default) writes two lines per request:
+  see its rows above.`;
+
+const log = (line = '') => console.log(line);
+const cleanups: (() => Promise<void> | void)[] = [];
+
+/** Registers a cleanup that runs once: at the end of its scope, or on failure or Ctrl-C. */
+function onCleanup(fn: () => Promise<void> | void): () => Promise<void> {
+  let done = false;
+  const run = async () => {
+    if (done) return;
+    done = true;
+    await fn();
+  };
+  cleanups.push(run);
+  return run;
+}
+
+async function runCleanups() {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      console.error(`cleanup failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+process.on('SIGINT', () => {
+  console.error('\ninterrupted: cleaning up');
+  void runCleanups().finally(() => process.exit(130));
+});
+
+const runDir = mkdtempSync(join(tmpdir(), 'tmw-bench-api-'));
+onCleanup(() => rmSync(runDir, { recursive: true, force: true }));
+const profileDir = join(tmpdir(), 'tmw-bench-profiles');
+
+/** A scratch PostgreSQL database, dropped again by the cleanups whatever happens. */
+async function scratchDatabase(): Promise<{
+  url: string;
+  serverPids: () => Promise<number[]>;
+  drop: () => Promise<void>;
+}> {
+  const admin = postgres(settings.serverUrl, { max: 1, onnotice: () => {} });
+  const name = `tmw_bench_${randomBytes(6).toString('hex')}`;
+  const drop = onCleanup(async () => {
+    try {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      log(`  dropped database ${name}`);
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
+  });
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    await drop();
+    throw new Error(
+      `cannot create a database on ${settings.serverUrl} (BENCH_DATABASE_URL): ${(error as Error).message}`,
+    );
+  }
+  const url = new URL(settings.serverUrl);
+  url.pathname = `/${name}`;
+  const local = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(url.hostname);
+  return {
+    url: url.toString(),
+    drop,
+    // The backends serving the server's pool, when PostgreSQL runs on this machine (CPU figures).
+    serverPids: async () =>
+      local
+        ? (
+            await admin<{ pid: number }[]>`
+              SELECT pid FROM pg_stat_activity
+               WHERE datname = ${name} AND application_name = 'tmwatch'`
+          ).map((r) => r.pid)
+        : [],
+  };
+}
+
+type Measured = { result: LoadResult; cpu: ReturnType<typeof share> };
+
+async function measure(
+  server: ServerProcess,
+  baseUrl: string,
+  scenario: Scenario,
+  databasePids: () => Promise<number[]>,
+): Promise<Measured> {
+  const problem = await probe(baseUrl, scenario);
+  if (problem) log(`  ! probe failed: ${problem}`);
+  await load(baseUrl, scenario, { connections: settings.connections, seconds: settings.warmup });
+  const pids = await databasePids();
+  const before = snapshot(server.pid, pids);
+  const result = await load(baseUrl, scenario, {
+    connections: settings.connections,
+    seconds: settings.seconds,
+  });
+  const cpu = share(before, snapshot(server.pid, pids));
+  log(
+    `  ${scenario.name.padEnd(40)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  non-2xx ${result.non2xx + result.errors}`,
+  );
+  return { result, cpu };
+}
+
+async function profileScenario(
+  server: ServerProcess,
+  baseUrl: string,
+  scenario: Scenario,
+  label: string,
+): Promise<string[]> {
+  mkdirSync(profileDir, { recursive: true });
+  const stamp = new Date().toISOString().replaceAll(':', '-').slice(0, 19);
+  const file = join(profileDir, `${stamp}-${label}.cpuprofile`);
+  await server.send({ type: 'profile-start' });
+  const result = await load(baseUrl, scenario, {
+    connections: settings.connections,
+    seconds: settings.profileSeconds,
+  });
+  await server.send({ type: 'profile-stop', file });
+  return [
+    `profile of the server, ${label}: ${scenario.name} (${result.requestsPerSecond.toFixed(0)} req/s while profiled)`,
+    `file: ${file} (open in Chrome DevTools or speedscope)`,
+    ...summarizeProfile(file),
+  ];
+}
+
+/** Log lines written by the server during the run: how many, and the first warnings or errors. */
+function serverLogSummary(file: string): string[] {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const lines = text.split('\n').filter((l) => l !== '');
+  const problems = lines.filter((l) => {
+    try {
+      return ((JSON.parse(l) as { level?: number }).level ?? 0) >= 40;
+    } catch {
+      return true;
+    }
+  });
+  return problems.length === 0
+    ? []
+    : [
+        `server logged ${problems.length} warnings/errors, first:`,
+        ...problems.slice(0, 3).map((l) => l.slice(0, 400)),
+      ];
+}
+
+type BackendRun = {
+  backend: Backend;
+  rows: Row[];
+  version: string;
+  bodyBytes: number;
+  seedSeconds: number;
+  counts: Record<string, number>;
+  notes: string[];
+  profiles: string[];
+};
+
+async function runBackend(backend: Backend): Promise<BackendRun> {
+  log(`\n== ${backend} ==`);
+  const database = backend === 'postgres' ? await scratchDatabase() : null;
+  const logFile = join(runDir, `${backend}-server.log`);
+  const config: ServerConfig = {
+    ...(database ? { databaseUrl: database.url } : {}),
+    dataDir: join(runDir, `${backend}-data`),
+    ...(settings.pool !== undefined ? { poolSize: settings.pool } : {}),
+    logLevel: settings.logLevel,
+    logFile,
+    rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
+    seed: SEED,
+  };
+  const server = ServerProcess.start(config, (line) => log(line));
+  const stopServer = onCleanup(() => server.stop());
+  try {
+    return await measureBackend(backend, server, database?.serverPids, logFile);
+  } finally {
+    await stopServer();
+    await database?.drop();
+  }
+}
+
+async function measureBackend(
+  backend: Backend,
+  server: ServerProcess,
+  serverPids: (() => Promise<number[]>) | undefined,
+  logFile: string,
+): Promise<BackendRun> {
+  const ready = await server.ready;
+  const databasePids = serverPids ?? (async () => []);
+  log(
+    `  seeded ${Object.entries(ready.counts)
+      .map(([t, n]) => `${n} ${t}`)
+      .join(', ')} in ${ready.seedSeconds.toFixed(1)} s; baseline body ${ready.bodyBytes} bytes`,
+  );
+
+  const everyone: SeedUser[] = ready.users;
+  const pool = everyone.slice(0, Math.min(settings.keys, everyone.length));
+  const all = scenarios(pool, everyone);
+  const appUrl = `http://127.0.0.1:${ready.port}`;
+  const bareUrl = `http://127.0.0.1:${ready.barePort}`;
+  const urlOf = (s: Scenario) => (s.bare ? bareUrl : appUrl);
+
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  const profiles: string[] = [];
+  let bareRate: number | null = null;
+  for (const scenario of all) {
+    const { result, cpu } = await measure(server, urlOf(scenario), scenario, databasePids);
+    if (scenario.bare) bareRate = result.requestsPerSecond;
+    const ratio =
+      scenario.bare || bareRate === null || bareRate === 0
+        ? null
+        : result.requestsPerSecond / bareRate;
+    rows.push({ backend, scenario: scenario.name, result, ratio, cpu });
+    if (result.non2xx + result.errors > 0) {
+      notes.push(
+        `${backend} ${scenario.name}: ${result.non2xx} non-2xx, ${result.errors} connection errors (${result.timeouts} timeouts); status codes ${JSON.stringify(result.statusCodes)}; ${result.samples.join(' | ') || 'no response body sampled'}`,
+      );
+    }
+  }
+
+  // The production default LOG_LEVEL=info writes two log lines per request: what does it cost?
+  if (settings.infoLog && backend === settings.backends[0]) {
+    await server.send({ type: 'log-level', level: 'info' });
+    try {
+      for (const scenario of all.filter((s) => s.name === ALERTS || s.name === WATCH)) {
+        const name = `${scenario.name} (LOG_LEVEL=info)`;
+        const { result, cpu } = await measure(server, appUrl, { ...scenario, name }, databasePids);
+        const ratio = bareRate ? result.requestsPerSecond / bareRate : null;
+        rows.push({ backend, scenario: name, result, ratio, cpu });
+      }
+    } finally {
+      await server.send({ type: 'log-level', level: settings.logLevel });
+    }
+  }
+
+  // The POST scenario must not push any owner to the plan cap (it would answer 402).
+  const busiest = SEED.watchesPerUser + all.busiestCreator();
+  notes.push(
+    `${backend}: POST /watches created at most ${all.busiestCreator()} watches for one owner (${busiest} active with the seeded ones; Team cap ${TEAM_WATCH_CAP}).`,
+  );
+
+  const targets = evaluateTargets(backend, rows);
+  const wanted =
+    settings.profile === '0'
+      ? []
+      : targets.filter((t) => settings.profile === '1' || !t.met).map((t) => t.scenario);
+  for (const name of new Set(wanted)) {
+    const scenario = all.find((s) => s.name === name);
+    if (!scenario) continue;
+    const label = `${backend}-${name.startsWith('GET /api/v1/alerts') ? 'alerts' : 'watch'}`;
+    const lines = await profileScenario(server, urlOf(scenario), scenario, label);
+    for (const line of lines) log(`  ${line}`);
+    profiles.push(lines.join('\n'));
+  }
+
+  await server.stop();
+  notes.push(...serverLogSummary(logFile).map((l) => `${backend}: ${l}`));
+  return {
+    backend,
+    rows,
+    version: ready.databaseVersion,
+    bodyBytes: ready.bodyBytes,
+    seedSeconds: ready.seedSeconds,
+    counts: ready.counts,
+    notes,
+    profiles,
+  };
+}
+
+function evaluateTargets(backend: string, rows: Row[]): Target[] {
+  const row = (name: string) => rows.find((r) => r.scenario === name);
+  const bare = rows.find((r) => r.ratio === null);
+  const costs = (r: Row) =>
+    `${r.scenario}: ${cpuPerRequest(r)}; bare route: ${bare ? cpuPerRequest(bare) : 'n/a'}`;
+  const targets: Target[] = [];
+  const alerts = row(ALERTS);
+  if (alerts) {
+    const ratio = alerts.ratio ?? 0;
+    targets.push({
+      backend,
+      scenario: ALERTS,
+      description: `${ALERTS} ≥ 35% of the bare route's req/s and p99 ≤ 25 ms`,
+      met: ratio >= 0.35 && alerts.result.p99 <= 25,
+      measured: `${(100 * ratio).toFixed(0)}%, p99 ${alerts.result.p99} ms`,
+      costs: costs(alerts),
+    });
+  }
+  const watch = row(WATCH);
+  if (watch) {
+    const ratio = watch.ratio ?? 0;
+    targets.push({
+      backend,
+      scenario: WATCH,
+      description: `${WATCH} ≥ 50% of the bare route's req/s`,
+      met: ratio >= 0.5,
+      measured: `${(100 * ratio).toFixed(0)}%`,
+      costs: costs(watch),
+    });
+  }
+  return targets;
+}
+
+function machineLine(runs: BackendRun[]): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const versions = runs.map(
+    (r) =>
+      `${r.backend === 'postgres' ? 'PostgreSQL' : 'PGlite (PostgreSQL'} ${r.version}${r.backend === 'pglite' ? ', in the server process)' : ' (same machine)'}`,
+  );
+  return `${availableParallelism()} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${versions.join(', ')}; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+async function main() {
+  const started = performance.now();
+  log(
+    `bench:api — ${settings.connections} connections, ${settings.seconds} s per scenario after ${settings.warmup} s warm-up, ${settings.keys} keys, log level ${settings.logLevel}, backends ${settings.backends.join(', ')}`,
+  );
+  const runs: BackendRun[] = [];
+  const failures: string[] = [];
+  for (const backend of settings.backends) {
+    try {
+      runs.push(await runBackend(backend as Backend));
+    } catch (error) {
+      const message = (error as Error).message;
+      console.error(`\n${backend}: FAILED: ${message}`);
+      failures.push(`${backend}: the run failed: ${message}`);
+    }
+  }
+  if (runs.length === 0) throw new Error(failures.join('; '));
+
+  const rows = runs.flatMap((r) => r.rows);
+  const targets = runs.flatMap((r) => evaluateTargets(r.backend, r.rows));
+  const notes = [...failures, ...runs.flatMap((r) => r.notes)];
+  if (failures.length > 0) process.exitCode = 1;
+  const other = rows
+    .map((r) => (r.cpu.other === null ? null : r.cpu.other + (r.cpu.steal ?? 0)))
+    .filter((v): v is number => v !== null);
+  const noisiest = other.length > 0 ? Math.max(...other) : null;
+  if (noisiest !== null && noisiest > 0.2) {
+    notes.push(
+      `Other processes used up to ${noisiest.toFixed(2)} of ${availableParallelism()} cores during a scenario ("other cores"): the machine was not quiet, figures are noisy. The ms/req columns are the steadier comparison.`,
+    );
+  }
+  const nonOk = rows.filter((r) => r.result.non2xx + r.result.errors > 0);
+
+  const machine = machineLine(runs);
+  const setup = `${settings.connections} connections, ${settings.seconds} s per scenario after a ${settings.warmup} s warm-up (autocannon in the benchmark process, server in its own process); requests rotate over ${settings.keys} API keys; rate limiter on (in-process) with a limit of ${RATE_LIMIT_PER_MINUTE} per minute; server log level \`${settings.logLevel}\` (no per-request log lines) unless the scenario says otherwise; PostgreSQL pool ${settings.pool ?? 'default (10)'}. Data: ${SEED.users} Team users with one key each, ${SEED.users * SEED.watchesPerUser} watches, ${SEED.users * SEED.alertsPerUser} alerts with their hits; the list body is ${runs[0]?.bodyBytes ?? '?'} bytes.`;
+
+  log('\n== results ==');
+  log(machine);
+  log(resultsTable(rows));
+  log(`\n${CPU_LEGEND}`);
+  log(cpuTable(rows));
+  log('\ntargets (2-core machine, PostgreSQL on the same cores, 50 connections):');
+  for (const line of targetLines(targets)) log(`  ${line}`);
+  if (nonOk.length === 0) log('\nnon-2xx: none');
+  for (const note of notes) log(`note: ${note}`);
+  log(`\ntotal time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+  if (settings.docs) {
+    const profiles = runs.flatMap((r) => r.profiles);
+    writeSection(
+      new URL('../docs/benchmarks.md', import.meta.url).pathname,
+      [
+        '## API throughput (`npm run bench:api`)',
+        '',
+        `Machine: ${machine}.`,
+        '',
+        `Setup: ${setup}`,
+        '',
+        resultsTable(rows),
+        '',
+        CPU_LEGEND,
+        '',
+        cpuTable(rows),
+        '',
+        'Targets (2-core machine, PostgreSQL on the same cores, 50 connections):',
+        '',
+        ...targetLines(targets).map((l) => (l.startsWith(' ') ? `  ${l.trim()}` : `- ${l}`)),
+        '',
+        ...(notes.length > 0 ? ['Notes:', '', ...notes.map((n) => `- ${n}`), ''] : []),
+        FINDINGS,
+        '',
+        ...(profiles.length > 0
+          ? ['Server profiles (where a target was missed):', '', '```text', ...profiles, '```']
+          : []),
+      ].join('\n'),
+    );
+    log('wrote docs/benchmarks.md (section bench:api)');
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`bench:api failed: ${(error as Error).stack ?? String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await runCleanups();
+}
