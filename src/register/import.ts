@@ -1,6 +1,7 @@
 import type { Db } from '../data/db.ts';
-import { type MarkUpsert, upsertMarks } from '../data/repositories/marks.ts';
-import { matchKeys } from '../matching/normalize.ts';
+import { type MarkUpsert, settleMarkIndexes, upsertMarks } from '../data/repositories/marks.ts';
+import { PHONETIC_MIN_LENGTH } from '../matching/decide.ts';
+import { analyzeMark, matchKeysOf, wholeMarkPhoneticCodes } from '../matching/normalize.ts';
 import { type ReadProgress, RecordFileError, readRecordFile } from './read-records.ts';
 import type { RegisterRecord } from './record.ts';
 
@@ -24,14 +25,21 @@ export type ImportOptions = {
 };
 
 export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
-  const keys = matchKeys(record.markText);
+  const analysis = analyzeMark(record.markText);
+  const keys = matchKeysOf(analysis);
   return {
     ...record,
     sourceCode: MIRROR_SOURCE,
     normText: keys.normalized,
     compactText: keys.compact,
+    compactLength: keys.compact.length,
     tokens: keys.tokens,
     phonetic: keys.phonetic,
+    // The phonetic rule compares whole-mark codes, and only from 4 letters (decide.ts).
+    soundCodes:
+      analysis.letters.length >= PHONETIC_MIN_LENGTH
+        ? wholeMarkPhoneticCodes(analysis.letters)
+        : [],
   };
 }
 
@@ -55,37 +63,67 @@ export async function importRecordFiles(
   };
   // Keyed by externalId: a batch may not touch one row twice, and the later line wins anyway.
   let batch = new Map<string, MarkUpsert>();
+  // One batch is written while the next one is read, parsed and keyed: the database and the JS
+  // work overlap. Never more than one in flight, so batches still commit in file order (and take
+  // their change_seq values in that order) and memory stays at two batches.
+  let inFlight: Promise<void> | null = null;
+  let failure: { error: unknown } | null = null;
+  const settle = async () => {
+    if (inFlight !== null) await inFlight;
+    inFlight = null;
+    if (failure !== null) throw failure.error;
+  };
   const flush = async () => {
+    await settle();
     if (batch.size === 0) return;
     const rows = [...batch.values()];
     batch = new Map();
-    const result = await db.transaction((tx) => upsertMarks(tx, rows));
-    summary.imported += result.inserted;
-    summary.updated += result.updated;
+    // The failure is kept, not left as a rejected promise nobody awaits yet: it is thrown at the
+    // next flush, or at the end.
+    inFlight = db
+      .transaction((tx) => upsertMarks(tx, rows))
+      .then(
+        (result) => {
+          summary.imported += result.inserted;
+          summary.updated += result.updated;
+        },
+        (error: unknown) => {
+          failure = { error };
+        },
+      );
   };
 
-  for (const [fileIndex, path] of paths.entries()) {
-    try {
-      const items = readRecordFile(path, {
-        onProgress: (p) => options.onProgress?.({ ...p, fileIndex, fileCount: paths.length }),
-      });
-      for await (const item of items) {
-        if ('record' in item) {
-          const upsert = toMarkUpsert(item.record);
-          batch.set(upsert.externalId, upsert);
-          if (batch.size >= batchSize) await flush();
-        } else if ('error' in item) {
-          report({ file: item.file, line: item.line, message: item.error });
-        } else {
-          summary.skipped++;
+  try {
+    for (const [fileIndex, path] of paths.entries()) {
+      try {
+        const items = readRecordFile(path, {
+          onProgress: (p) => options.onProgress?.({ ...p, fileIndex, fileCount: paths.length }),
+        });
+        for await (const item of items) {
+          if ('record' in item) {
+            const upsert = toMarkUpsert(item.record);
+            batch.set(upsert.externalId, upsert);
+            if (batch.size >= batchSize) await flush();
+          } else if ('error' in item) {
+            report({ file: item.file, line: item.line, message: item.error });
+          } else {
+            summary.skipped++;
+          }
         }
+      } catch (error) {
+        if (!(error instanceof RecordFileError)) throw error;
+        report({ file: error.file, line: null, message: error.reason });
       }
-    } catch (error) {
-      if (!(error instanceof RecordFileError)) throw error;
-      report({ file: error.file, line: null, message: error.reason });
     }
+    await flush();
+    await settle();
+  } catch (error) {
+    // Whatever went wrong, the batch in flight ends before the caller may close the database.
+    await inFlight;
+    throw error;
   }
-  await flush();
+  const written = summary.imported + summary.updated;
+  if (written > 0) await settleMarkIndexes(db, written);
   if (unlisted > 0) {
     summary.errors.push({ file: '', line: null, message: `${unlisted} more errors not listed` });
   }

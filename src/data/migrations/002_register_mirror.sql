@@ -25,19 +25,47 @@ CREATE TABLE marks (
   -- Match keys derived from mark_text by src/matching (normalize.ts, matchKeys).
   norm_text          text NOT NULL,
   compact_text       text NOT NULL,
+  -- Length of compact_text as the matching rules count it (JavaScript string length).
+  compact_len        smallint NOT NULL,
   tokens             text[] NOT NULL,
   phonetic           text[] NOT NULL,
+  -- The Double Metaphone codes the phonetic rule compares: of the whole mark and of its spelling
+  -- skeleton (wholeMarkPhoneticCodes), empty below the rule's 4 letters. `phonetic` also holds
+  -- each word's codes, which no rule compares and which would make the search read ~8x more rows.
+  sound_codes        text[] NOT NULL,
   change_seq         bigint NOT NULL DEFAULT nextval('marks_change_seq'),
   imported_at        timestamptz NOT NULL DEFAULT now_ms(),
   updated_at         timestamptz NOT NULL DEFAULT now_ms(),
-  CONSTRAINT marks_source_external_key UNIQUE (source_code, external_id)
+  -- external_id first: the same index serves lookups by ST.13 number alone (dashboard alert
+  -- detail, logo fill), so no second btree has to be maintained on every insert.
+  CONSTRAINT marks_source_external_key UNIQUE (external_id, source_code)
 );
--- Candidate search (sources/global-trademark-database.ts): trigram similarity on the compact text.
-CREATE INDEX marks_compact_trgm_idx ON marks USING gin (compact_text gin_trgm_ops);
--- Candidate search: shared tokens (words, word runs, affix stems, deletion neighbourhood).
+-- Candidate search (sources/global-trademark-database.ts; docs/matching.md). Every index serves one
+-- branch of the candidate query, and is as narrow as the rules it serves allow.
+-- Shared tokens (compact forms, words, word runs, affix stems, deletion neighbourhood).
 CREATE INDEX marks_tokens_idx ON marks USING gin (tokens);
--- Candidate search: shared Double Metaphone codes.
-CREATE INDEX marks_phonetic_idx ON marks USING gin (phonetic);
+-- Shared whole-mark Double Metaphone codes (phonetic rule).
+CREATE INDEX marks_sound_idx ON marks USING gin (sound_codes);
+-- Trigram similarity of the compact text, for the two-edit band of the edit-distance rule only:
+-- both texts have 8 or more characters and their lengths differ by at most 2. One partial index
+-- per length bucket, so that a search reads only the buckets around the brand's length instead of
+-- every record sharing a few trigrams (ten times fewer rows on a million records); records under
+-- 8 characters are in none. The buckets are listed again in TRIGRAM_BUCKETS of
+-- src/scan/sources/global-trademark-database.ts: change both together.
+CREATE INDEX marks_trgm_8_idx ON marks USING gin (compact_text gin_trgm_ops)
+  WHERE compact_len BETWEEN 8 AND 9;
+CREATE INDEX marks_trgm_10_idx ON marks USING gin (compact_text gin_trgm_ops)
+  WHERE compact_len BETWEEN 10 AND 11;
+CREATE INDEX marks_trgm_12_idx ON marks USING gin (compact_text gin_trgm_ops)
+  WHERE compact_len BETWEEN 12 AND 13;
+CREATE INDEX marks_trgm_14_idx ON marks USING gin (compact_text gin_trgm_ops)
+  WHERE compact_len BETWEEN 14 AND 16;
+CREATE INDEX marks_trgm_17_idx ON marks USING gin (compact_text gin_trgm_ops)
+  WHERE compact_len BETWEEN 17 AND 20;
+CREATE INDEX marks_trgm_21_idx ON marks USING gin (compact_text gin_trgm_ops)
+  WHERE compact_len BETWEEN 21 AND 26;
+CREATE INDEX marks_trgm_27_idx ON marks USING gin (compact_text gin_trgm_ops)
+  WHERE compact_len >= 27;
 -- Incremental scans: records changed after the watch's last scanned sequence value.
 CREATE INDEX marks_change_seq_idx ON marks (change_seq);
 
@@ -50,8 +78,6 @@ ALTER TABLE watches
   ADD COLUMN lease_expires_at timestamptz;
 -- The scheduler's question: which active watches are due?
 CREATE INDEX watches_due_idx ON watches (next_scan_at) WHERE active;
--- The dashboard alert detail and logo fill look a register record up by its ST.13 number.
-CREATE INDEX marks_external_id_idx ON marks (external_id);
 
 CREATE TABLE scan_runs (
   id                  text PRIMARY KEY,

@@ -1,0 +1,105 @@
+// Where the import time goes, without touching the importer:
+// - the importer gets a Db that forwards every call and adds up the time database transactions
+//   (the batched upserts: SQL, index maintenance, commit) are open;
+// - CPU time per record of this process (the importer's JS; with PGlite also the database) and of
+//   the PostgreSQL backends (cpu.ts);
+// - the CPU cost of each JS step of the importer, measured on a sample of the same file.
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { Db } from '../../src/data/db.ts';
+import { toMarkUpsert } from '../../src/register/import.ts';
+import { parseRegisterRecord, type RegisterRecord } from '../../src/register/record.ts';
+import { databaseCpu, nodeCpuMs } from './cpu.ts';
+
+export function profileImport(inner: Db, localServer: boolean) {
+  let transactionMs = 0;
+  let transactions = 0;
+  let open = 0;
+  let openedAt = 0;
+  const db: Db = {
+    kind: inner.kind,
+    query: (text, params) => inner.query(text, params),
+    exec: (script) => inner.exec(script),
+    async transaction(fn) {
+      // With one batch in flight while the next is prepared, count the time any is open.
+      if (open++ === 0) openedAt = performance.now();
+      try {
+        return await inner.transaction(fn);
+      } finally {
+        transactions++;
+        if (--open === 0) transactionMs += performance.now() - openedAt;
+      }
+    },
+    close: () => inner.close(),
+  };
+  const serverCpu = databaseCpu(inner, localServer);
+  let start: { node: number; server: number | null; wall: number } | null = null;
+  return {
+    db,
+    async start() {
+      start = { node: nodeCpuMs(), server: await serverCpu.sample(), wall: performance.now() };
+    },
+    /** A sentence on where the time of `records` imported records went. */
+    async finish(records: number): Promise<string> {
+      if (start === null) throw new Error('profileImport: start() first');
+      const wallMs = performance.now() - start.wall;
+      const nodeUs = ((nodeCpuMs() - start.node) * 1000) / records;
+      const server = await serverCpu.sample();
+      const serverUs =
+        server === null || start.server === null
+          ? null
+          : ((server - start.server) * 1000) / records;
+      const share = `${((100 * transactionMs) / wallMs).toFixed(0)}%`;
+      return inner.kind === 'postgres'
+        ? `upsert transactions open ${share} of the wall time (${transactions} batches); CPU per record: importer (Node) ${nodeUs.toFixed(0)} µs, PostgreSQL backend ${serverUs === null ? 'n/a (remote server)' : `${serverUs.toFixed(0)} µs`}`
+        : `upsert transactions open ${share} of the wall time (${transactions} batches); CPU per record (importer and PGlite, one thread): ${nodeUs.toFixed(0)} µs`;
+    },
+  };
+}
+
+function firstLines(path: string, count: number): string[] {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(8 * 1024 * 1024);
+    const bytes = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer
+      .subarray(0, bytes)
+      .toString('utf8')
+      .split('\n')
+      .slice(0, count - 1);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** CPU µs per record of each JS step of the importer, on the first lines of a JSON Lines file. */
+export function importStepCosts(path: string, sample = 20_000): Record<string, number> {
+  const lines = firstLines(path, sample);
+  const time = <T>(fn: () => T): [T, number] => {
+    const t0 = nodeCpuMs();
+    const result = fn();
+    return [result, ((nodeCpuMs() - t0) * 1000) / lines.length];
+  };
+  // Once to warm the JIT up, then measured.
+  for (const line of lines.slice(0, 2000)) {
+    const parsed = parseRegisterRecord(JSON.parse(line));
+    if (parsed.ok) toMarkUpsert(parsed.record);
+  }
+  const [objects, parseUs] = time(() => lines.map((l) => JSON.parse(l) as unknown));
+  const [records, validateUs] = time(() =>
+    objects.map((o) => {
+      const r = parseRegisterRecord(o);
+      if (!r.ok) throw new Error(r.error);
+      return r.record;
+    }),
+  );
+  const [upserts, keysUs] = time(() => records.map((r: RegisterRecord) => toMarkUpsert(r)));
+  const [, stringifyUs] = time(() => {
+    for (let i = 0; i < upserts.length; i += 2000) JSON.stringify(upserts.slice(i, i + 2000));
+  });
+  return {
+    'JSON.parse': parseUs,
+    'validation (zod, dates)': validateUs,
+    'match keys (toMarkUpsert)': keysUs,
+    'batch JSON for the upsert': stringifyUs,
+  };
+}

@@ -1,0 +1,109 @@
+// Per-watch timing of the real scanner without touching it: the scanner gets a Db that forwards
+// every call to the real one and notes when each scan's statements run. With concurrency 1 the
+// statements of one watch's scan are consecutive, from its first look at the register's change
+// sequence to the commit of the transaction that records its result (which names the watch: its
+// first statement locks the watch row).
+import type { Db, Queryable } from '../../src/data/db.ts';
+
+export type WatchTiming = {
+  watchId: string;
+  /** From the scan's first statement to its commit. */
+  totalMs: number;
+  /** The candidate query (including its transaction, when the trigram threshold is set). */
+  candidateMs: number;
+  /** The transaction recording hits, alerts, e-mail and bookkeeping, commit included. */
+  commitMs: number;
+  /** The rest: the match decisions in JS, the sequence lookup, scheduling. */
+  otherMs: number;
+  candidateSql: string;
+  candidateParams: readonly unknown[];
+};
+
+const CANDIDATE_QUERY = /FROM marks m\s+WHERE[\s\S]*classes &&/;
+const SEQUENCE_QUERY = /max\(change_seq\)/;
+const LEASE_CHECK = /SELECT lease_owner FROM watches WHERE id = \$1 FOR UPDATE/;
+
+export type InstrumentedDb = { db: Db; timings: WatchTiming[]; reset: () => void };
+
+export function instrument(inner: Db): InstrumentedDb {
+  const timings: WatchTiming[] = [];
+  let open: {
+    start: number;
+    candidateMs: number;
+    sql: string;
+    params: readonly unknown[];
+  } | null = null;
+  const now = () => performance.now();
+
+  const wrap = (runner: Queryable, inTransaction: { watchId: string | null }): Queryable => ({
+    async query<T>(text: string, params: readonly unknown[] = []) {
+      // One source per watch: its sequence lookup opens the scan (a stale one, left by a failed
+      // scan, is dropped).
+      if (SEQUENCE_QUERY.test(text)) {
+        open = { start: now(), candidateMs: 0, sql: '', params: [] };
+      }
+      if (LEASE_CHECK.test(text)) inTransaction.watchId = String(params[0]);
+      const t0 = now();
+      const rows = await runner.query<T>(text, params);
+      if (CANDIDATE_QUERY.test(text) && open !== null) {
+        open.candidateMs += now() - t0;
+        open.sql = text;
+        open.params = params;
+      }
+      return rows;
+    },
+    exec: (script: string) => runner.exec(script),
+  });
+
+  const root = wrap(inner, { watchId: null });
+  const db: Db = {
+    kind: inner.kind,
+    query: root.query,
+    exec: root.exec,
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const state = { watchId: null as string | null };
+      const t0 = now();
+      const isCandidateTx = { value: false };
+      const result = await inner.transaction((tx) => {
+        const wrapped = wrap(tx, state);
+        return fn({
+          async query<R>(text: string, params?: readonly unknown[]) {
+            if (CANDIDATE_QUERY.test(text)) isCandidateTx.value = true;
+            return wrapped.query<R>(text, params);
+          },
+          exec: wrapped.exec,
+        });
+      });
+      const t1 = now();
+      // The candidate query's own transaction (set_config + query): count all of it.
+      if (isCandidateTx.value && open !== null) {
+        // The query time was already added; add the transaction overhead around it.
+        open.candidateMs = Math.max(open.candidateMs, t1 - t0);
+      }
+      if (state.watchId !== null && open !== null) {
+        const commitMs = t1 - t0;
+        const totalMs = t1 - open.start;
+        timings.push({
+          watchId: state.watchId,
+          totalMs,
+          candidateMs: open.candidateMs,
+          commitMs,
+          otherMs: Math.max(0, totalMs - open.candidateMs - commitMs),
+          candidateSql: open.sql,
+          candidateParams: open.params,
+        });
+        open = null;
+      }
+      return result;
+    },
+    close: () => inner.close(),
+  };
+  return {
+    db,
+    timings,
+    reset() {
+      timings.length = 0;
+      open = null;
+    },
+  };
+}
