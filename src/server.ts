@@ -58,10 +58,15 @@ async function checkRedis(url: string): Promise<void> {
   }
 }
 
-async function openRateLimitStore(config: Config): Promise<RateLimitStore> {
+async function openRateLimitStore(config: Config, logger: Logger): Promise<RateLimitStore> {
   if (!config.redisUrl) return new MemoryRateLimitStore();
   await checkRedis(config.redisUrl);
-  return new RedisRateLimitStore(config.redisUrl);
+  return new RedisRateLimitStore(config.redisUrl, (error) =>
+    logger.warn(
+      { reason: error.message },
+      'Redis connection trouble; rate-limited requests fail until it is back',
+    ),
+  );
 }
 
 function displayUrl(config: Config, address: AddressInfo): string {
@@ -90,7 +95,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   try {
     const db = await openDatabase(config, logger);
     cleanups.push(() => db.close());
-    const rateLimit = await openRateLimitStore(config);
+    const rateLimit = await openRateLimitStore(config, logger);
     cleanups.push(() => rateLimit.close());
     const app = await buildApp({
       db,

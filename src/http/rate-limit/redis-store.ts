@@ -13,8 +13,13 @@ type RedisWithHit = Redis & { tmwHit(key: string, ttlMs: number): Promise<number
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithHit;
 
-  constructor(url: string) {
+  /**
+   * `onError` hears about connection trouble (ioredis reconnects by itself; requests meanwhile fail
+   * and are answered 500 by the error handler). Without a listener ioredis prints raw stacks.
+   */
+  constructor(url: string, onError: (error: Error) => void = () => {}) {
     const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    redis.on('error', onError);
     redis.defineCommand('tmwHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.redis = redis as RedisWithHit;
   }
