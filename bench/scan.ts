@@ -53,6 +53,7 @@ import {
   PLAIN_TRGM_THRESHOLD,
   plainTrigram,
 } from './lib/baselines.ts';
+import { FINDINGS } from './lib/findings.ts';
 import { importStepCosts, profileImport } from './lib/import-profile.ts';
 import { instrument, type WatchTiming } from './lib/instrument.ts';
 import { type MarkModel, trainMarkModel } from './lib/markov.ts';
@@ -664,6 +665,7 @@ async function main() {
       results,
       '',
       ...notes.flatMap((n) => [n, '']),
+      FINDINGS,
     ].join('\n');
     writeSection(DOC, markdown);
     log(`\nwrote ${DOC}`);
