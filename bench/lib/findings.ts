@@ -22,7 +22,11 @@ entry of compact_text, once per OR branch. With the column's statistics target a
 filters on it): 1.1/1.3 ms, same plans.
 
 The remaining p99 is the two-edit band of 8–11-character brands: at the rule's thresholds (0.12,
-0.16) a few thousand records of nearby lengths share enough trigrams to be read and rechecked.
+0.16) a few thousand records of nearby lengths share enough trigrams to be read and rechecked, and
+most of the slowest queries' time is reading those heap pages, which are not in shared_buffers
+(128 MB here; the table is 0.9 GB). Three full runs on this shared machine gave p50/p99 per watch
+of 15.8/93.2, 21.8/139.4 and 19.6/118.9 ms.
+
 GiST (\`gist_trgm_ops\`, exact at the leaves) read fewer heap rows but walked most of each index:
 no faster. A BRIN index on change_seq made incremental bitmaps lossy and every row of a lossy page
 was rechecked against the trigram condition: slower.
@@ -41,7 +45,8 @@ while the next is read, validated and keyed (it was strictly one after the other
 pending lists are merged and the table analysed at the end of a large import (each candidate
 query otherwise read the 4 MB pending list of every GIN index, ~300 pages each, until autovacuum
 came by); the btree on external_id is gone (the unique key now starts with it). PostgreSQL CPU
-per record went from 174 to 130 µs (fewer and narrower GIN entries), the Node side stays at
+per record went from 174 to 130–150 µs (fewer and narrower GIN entries) and the rate on a million
+records from 1,940 to 3,600–4,200 records/s (under different loads); the Node side stays at
 ~110 µs (zod validation ~25 µs, match keys ~60 µs: \`src/register/record.ts\`,
 \`src/matching/normalize.ts\`). Where PostgreSQL's time goes, inserting 20,000 rows into the
 million-row table: heap and btrees 12 µs per row, the token and phonetic GIN indexes ~95 µs (8.2
