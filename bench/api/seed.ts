@@ -200,6 +200,7 @@ async function insertBatch(tx: Queryable, batch: string[], size: SeedSize) {
                                      'status', 'Published'))),
               created_at
          FROM rows
+       RETURNING id AS hit_id
      )
      INSERT INTO alerts (id, watch_id, hit_id, owner_id, state, severity, rationale,
                          rationale_at, emailed_at, created_at)
@@ -211,7 +212,9 @@ async function insertBatch(tx: Queryable, batch: string[], size: SeedSize) {
             CASE WHEN r < 0.2 THEN created_at + interval '2 minutes' END,
             CASE WHEN r < 0.9 THEN created_at + interval '5 minutes' END,
             created_at
-       FROM rows`,
+       -- Read through new_hits: each alert is written after its hit, which the alert's JSON
+       -- (migration 004) is built from.
+       FROM new_hits JOIN rows USING (hit_id)`,
     [
       batch,
       perWatch,

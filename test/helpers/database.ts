@@ -6,14 +6,18 @@ import { migrate } from '../../src/data/migrate.ts';
 /**
  * A fresh, migrated database for one test file: embedded PGlite in memory by default; with
  * DATABASE_URL, a new database on that server, dropped again by `drop()`. Nothing is left behind.
+ * `migrated: false` leaves it empty, for tests of the migrations themselves.
  */
 export type TestDatabase = { db: Db; url: string | undefined; drop(): Promise<void> };
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
+  const migrated = options.migrated ?? true;
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const db = await openDb({ dataDir: '', memory: true });
-    await migrate(db);
+    if (migrated) await migrate(db);
     return { db, url: undefined, drop: () => db.close() };
   }
   const name = `tmw_test_${randomBytes(6).toString('hex')}`;
@@ -22,7 +26,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const db = await openDb({ databaseUrl: url.toString(), dataDir: '' });
-  await migrate(db);
+  if (migrated) await migrate(db);
   return {
     db,
     url: url.toString(),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { markSent } from '../../src/data/repositories/outbox.ts';
 import { type Auth, compareListOrder, createWatch } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -68,6 +69,43 @@ describe('alerts: happy paths', () => {
     const read = await server.request('GET', `/api/v1/alerts/${alertId}`, { headers: auth });
     assert.equal(read.status, 200);
     assert.deepEqual(read.body.data, list.body.data[0]);
+  });
+
+  // The alert's JSON is stored on its row and rebuilt by a trigger on every write (migration
+  // 004): whichever code path changes the row, the API must show the change at once.
+  it('every write of an alert row shows in its JSON: e-mail sender, state, severity and rationale', async () => {
+    const { auth, alertId } = await alertFixture();
+    const read = async () => {
+      const res = await server.request('GET', `/api/v1/alerts/${alertId}`, { headers: auth });
+      assert.equal(res.status, 200, res.text);
+      return res.body.data;
+    };
+    await server.db.transaction((tx) => markSent(tx, 'eml_none', [alertId]));
+    const emailed = await read();
+    const [row] = await server.db.query<{ emailed: string }>(
+      'SELECT iso_ms(emailed_at) AS emailed FROM alerts WHERE id = $1',
+      [alertId],
+    );
+    assert.match(emailed.emailedAt, ISO_MS);
+    assert.equal(emailed.emailedAt, row?.emailed);
+
+    await server.db.query(
+      `UPDATE alerts SET severity = 'high', rationale = 'Same word in class 9.',
+                         rationale_at = '2026-11-01T10:00:00.123Z' WHERE id = $1`,
+      [alertId],
+    );
+    const triaged = await read();
+    assert.equal(triaged.severity, 'high');
+    assert.equal(triaged.rationale, 'Same word in class 9.');
+    assert.equal(triaged.rationaleAt, '2026-11-01T10:00:00.123Z');
+
+    const patched = await patchState(auth, alertId, 'dismissed');
+    assert.equal(patched.status, 200);
+    const after = await read();
+    assert.deepEqual(patched.body.data, after);
+    assert.deepEqual(after, { ...triaged, state: 'dismissed' });
+    const list = await listIds(auth, '?state=dismissed');
+    assert.deepEqual(list, [alertId]);
   });
 
   it('an empty alert list is a 200 with nextCursor null', async () => {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import { ALERT_JSON, isoMs, type JsonRow, Params } from './json-sql.ts';
+import { isoMs, type JsonRow, Params } from './json-sql.ts';
 
 export type AlertState = 'unread' | 'read' | 'dismissed';
 
@@ -30,8 +30,8 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
     );
   }
   return db.query<JsonRow>(
-    `SELECT a.id, ${isoMs('a.created_at')} AS created_at, ${ALERT_JSON} AS json
-       FROM alerts a JOIN hits h ON h.id = a.hit_id
+    `SELECT a.id, ${isoMs('a.created_at')} AS created_at, a.api_json AS json
+       FROM alerts a
       WHERE ${where.join(' AND ')}
       ORDER BY a.created_at DESC, a.id DESC
       LIMIT ${p.add(filter.limit)}`,
@@ -41,9 +41,7 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
 
 export async function getAlertJson(db: Queryable, ownerId: string, id: string) {
   const rows = await db.query<{ json: string }>(
-    `SELECT ${ALERT_JSON} AS json
-       FROM alerts a JOIN hits h ON h.id = a.hit_id
-      WHERE a.id = $1 AND a.owner_id = $2`,
+    'SELECT api_json AS json FROM alerts WHERE id = $1 AND owner_id = $2',
     [id, ownerId],
   );
   return rows[0]?.json ?? null;
@@ -57,11 +55,8 @@ export async function setAlertState(
   state: AlertState,
 ): Promise<string | null> {
   const rows = await db.query<{ json: string }>(
-    `WITH changed AS (
-       UPDATE alerts SET state = $3 WHERE id = $1 AND owner_id = $2
-       RETURNING *
-     )
-     SELECT ${ALERT_JSON} AS json FROM changed a JOIN hits h ON h.id = a.hit_id`,
+    // The trigger of migration 004 has rebuilt api_json by the time RETURNING reads it.
+    'UPDATE alerts SET state = $3 WHERE id = $1 AND owner_id = $2 RETURNING api_json AS json',
     [id, ownerId, state],
   );
   return rows[0]?.json ?? null;

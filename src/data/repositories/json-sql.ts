@@ -1,13 +1,14 @@
 // JSON of the API's resources, built by PostgreSQL. The read path hands this text straight to the
 // client: Node neither parses the rows into objects and Dates nor serialises them again, which is
-// where a naive read path spends its CPU.
+// where a naive read path spends its CPU. An alert's JSON is not built here: it is stored on the
+// alert row when the row is written (migration 004), because the alert list is the hottest read.
 
 /**
  * The API's timestamp text (ISO 8601 UTC with milliseconds), exactly what the iso_ms() SQL function
  * of migration 001 returns. The read path spells the expression out instead of calling iso_ms():
  * that function is declared IMMUTABLE around the STABLE to_char, so PostgreSQL never inlines it and
  * runs the SQL-function executor on every call, about five times the cost of the expression itself
- * (a page of 50 alerts formats some 400 timestamps; see docs/benchmarks.md).
+ * (a page of 50 watches formats 50 of them; see docs/benchmarks.md).
  */
 export function isoMs(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -24,35 +25,6 @@ export const WATCH_JSON = `json_build_object(
   'logoUrl', w.logo_url,
   'logoSt13', w.logo_st13,
   'createdAt', ${isoMs('w.created_at')}
-)::text`;
-
-export const HIT_JSON = `json_build_object(
-  'id', h.id,
-  'entityType', h.entity_type,
-  'sourceCode', h.source_code,
-  'externalId', h.external_id,
-  'displayName', h.display_name,
-  'ownerName', h.owner_name,
-  'ownerCountryCode', h.owner_country_code,
-  'jurisdiction', h.jurisdiction,
-  'filedAt', ${isoMs('h.filed_at')},
-  'registeredAt', ${isoMs('h.registered_at')},
-  'expiresAt', ${isoMs('h.expires_at')},
-  'status', h.status,
-  'classes', h.classes,
-  'rawPayload', h.raw_payload
-)`;
-
-export const ALERT_JSON = `json_build_object(
-  'id', a.id,
-  'watchId', a.watch_id,
-  'state', a.state,
-  'severity', a.severity,
-  'rationale', a.rationale,
-  'rationaleAt', ${isoMs('a.rationale_at')},
-  'emailedAt', ${isoMs('a.emailed_at')},
-  'createdAt', ${isoMs('a.created_at')},
-  'hit', ${HIT_JSON}
 )::text`;
 
 /** A page of rows: the JSON of each, plus the keyset position of each for the next cursor. */
