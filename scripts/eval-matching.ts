@@ -33,6 +33,7 @@ import {
 } from '../src/matching/decide.ts';
 import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
 import { trigramSimilarity, trigrams } from '../src/matching/similarity.ts';
+import { bandLengths, bandThreshold } from '../src/scan/sources/global-trademark-database.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = join(root, 'test/fixtures/euipo/mark-texts.txt');
@@ -118,15 +119,26 @@ let retrievalMisses = 0;
 const retrievalMissExamples: string[] = [];
 let candidatesRetrieved = 0;
 
+/**
+ * The candidate query of src/scan/sources/global-trademark-database.ts, branch by branch: tokens
+ * overlap, whole-mark sound codes overlap, or (brands of 8+ characters) the two-edit band: record
+ * length within the band and pg_trgm similarity at the band's threshold.
+ */
+const searchTokens = new WeakMap<PreparedWatch, Set<string>>();
 function retrieved(p: PreparedWatch, k: MatchKeys, recordTrigrams: Set<string> | null): boolean {
   const s = p.search;
-  if (k.compact === s.compact) return true;
-  const tokenSet = new Set(s.tokens);
+  let tokenSet = searchTokens.get(p);
+  if (tokenSet === undefined) {
+    tokenSet = new Set(s.tokens);
+    searchTokens.set(p, tokenSet);
+  }
   if (k.tokens.some((t) => tokenSet.has(t))) return true;
-  if (k.phonetic.some((c) => s.phonetic.includes(c))) return true;
+  if (k.soundCodes.some((c) => s.phonetic.includes(c))) return true;
   if (s.useTrigram) {
+    const { low, high } = bandLengths(s.compact.length);
+    if (k.compact.length < low || k.compact.length > high) return false;
     const sim = trigramSimilarity(p.trigramSet, recordTrigrams ?? trigrams(k.compact));
-    if (sim >= s.trigramThreshold) return true;
+    if (sim >= bandThreshold(p)) return true;
   }
   return false;
 }

@@ -9,14 +9,13 @@ import {
   allCommon,
   analyzeMark,
   brandCore,
-  DELETION_KEY_PREFIX,
-  deletions,
   FOLDED_COMMON_WORDS,
   FOLDED_PREFIXES,
   FOLDED_SUFFIXES,
   type MarkAnalysis,
-  ONE_EDIT_MAX_LENGTH,
   ONE_EDIT_MIN_LENGTH,
+  oneEditSearchKeys,
+  PHONETIC_MIN_LENGTH,
   wholeMarkPhoneticCodes,
 } from './normalize.ts';
 import { damerauLevenshtein, phoneticSkeleton, trigramSimilarity, trigrams } from './similarity.ts';
@@ -33,8 +32,6 @@ export function trigramThreshold(brandLength: number): number {
   if (brandLength < 10) return 0.12;
   return brandLength < 12 ? 0.16 : 0.2;
 }
-/** Shortest phonetic text (letters) for the `phonetic` rule. */
-export const PHONETIC_MIN_LENGTH = 4;
 /** Shortest mark the `contained_in_brand` rule reports, and shortest brand-side affix stem. */
 export const CONTAINED_MIN_LENGTH = 4;
 /** Shortest brand core for `contains_brand` when the core is a single word. */
@@ -97,7 +94,7 @@ export interface SearchKeys {
   compact: string;
   /** `tokens && $tokens`. */
   tokens: string[];
-  /** `phonetic && $phonetic`. */
+  /** `sound_codes && $phonetic`: the brand's whole-mark codes (empty below 4 letters). */
   phonetic: string[];
   /** Whether the query needs `compact_text % $compact` (brands of 8+ characters). */
   useTrigram: boolean;
@@ -200,11 +197,8 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
   }
   // contained_in_brand: the record's compact text is a run of brand words.
   for (const key of p.runs.keys()) t.add(key);
-  // edit_distance, one-edit band: deletion neighbourhood.
-  if (b.length >= ONE_EDIT_MIN_LENGTH && b.length <= ONE_EDIT_MAX_LENGTH) {
-    t.add(DELETION_KEY_PREFIX + b);
-    for (const d of deletions(b)) t.add(DELETION_KEY_PREFIX + d);
-  }
+  // edit_distance, one-edit band: the texts one edit away (see oneEditSearchKeys).
+  for (const k of oneEditSearchKeys(b)) t.add(k);
   const useTrigram = b.length >= TWO_EDITS_MIN_LENGTH;
   return {
     compact: b,

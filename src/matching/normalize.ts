@@ -323,19 +323,78 @@ export function deletions(s: string): string[] {
   return [...out];
 }
 
-/** Shortest and longest compact text for which the one-edit rule applies (see decide.ts). */
+/**
+ * Longest compact text that stores a one-edit key: the one-edit rule applies when the shorter text
+ * has 4 to 7 characters (decide.ts), so the other one has at most 8.
+ */
 export const ONE_EDIT_MIN_LENGTH = 4;
 export const ONE_EDIT_MAX_LENGTH = 8;
-/** Marker of the deletion-neighbourhood entries in `tokens`. */
+/** Marker of the one-edit entries in `tokens`, so that they never meet words or stems. */
 export const DELETION_KEY_PREFIX = '~';
+
+/** Compact texts of capital Latin letters only: their one-edit key is the text alone. */
+const LATIN_LETTERS = /^[A-Z]+$/;
+/** The letters the watch side substitutes and inserts (see oneEditSearchKeys). */
+const EDIT_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * The record side of the one-edit rule, for a compact text of 4 to 8 characters (none otherwise).
+ *
+ * A text of Latin capitals (most marks) stores one key, `~` + itself; the watch sends every text
+ * one edit away from its brand spelt with those letters (oneEditSearchKeys), which includes it.
+ * Any other text (with digits, or letters outside A-Z) stores its whole one-deletion
+ * neighbourhood, `~` + itself and each single-character deletion, and meets the watch's own
+ * neighbourhood: two texts one edit apart share a deletion (substitution or swap: delete that
+ * position on both sides; insertion or deletion: one is a deletion of the other).
+ * Storing the neighbourhood for every record cost ~5 index entries per short mark; moving the
+ * expansion to the query, which runs once per watch, leaves one.
+ */
+export function oneEditRecordKeys(compact: string): string[] {
+  const len = compact.length;
+  if (len < ONE_EDIT_MIN_LENGTH || len > ONE_EDIT_MAX_LENGTH) return [];
+  const own = DELETION_KEY_PREFIX + compact;
+  if (LATIN_LETTERS.test(compact)) return [own];
+  return [own, ...deletions(compact).map((d) => DELETION_KEY_PREFIX + d)];
+}
+
+/**
+ * The watch side of the one-edit rule for a brand's compact text of 4 to 8 characters: `~` + the
+ * brand, its one-deletion neighbourhood (meets records of other characters, see
+ * oneEditRecordKeys), and, when the brand has at most 7 characters, every swap of two neighbours
+ * and every substitution and insertion of a letter A-Z (meets Latin-letter records by their single
+ * key). A record one edit away is either in that list (its new character, if any, is A-Z) or not
+ * Latin letters only. At 8 characters only records of 7 qualify: deletions. About 380 keys for 7
+ * characters, one index lookup each.
+ */
+export function oneEditSearchKeys(brand: string): string[] {
+  const len = brand.length;
+  if (len < ONE_EDIT_MIN_LENGTH || len > ONE_EDIT_MAX_LENGTH) return [];
+  const out = new Set<string>([brand, ...deletions(brand)]);
+  if (len < ONE_EDIT_MAX_LENGTH) {
+    for (let i = 0; i + 1 < len; i++) {
+      out.add(brand.slice(0, i) + brand.charAt(i + 1) + brand.charAt(i) + brand.slice(i + 2));
+    }
+    for (let i = 0; i <= len; i++) {
+      const head = brand.slice(0, i);
+      for (const c of EDIT_ALPHABET) {
+        out.add(head + c + brand.slice(i));
+        if (i < len) out.add(head + c + brand.slice(i + 1));
+      }
+    }
+  }
+  return [...out].map((k) => DELETION_KEY_PREFIX + k);
+}
 
 /**
  * Version of the stored keys. Bump it whenever normalization, folding, the word lists or the key
- * layout change: stored rows with another version must be re-keyed (matchKeys) before a scan.
+ * layout change: stored rows with another version must be re-keyed (matchKeys) before a scan,
+ * unless their keys are a superset of the new ones. Version 1 rows are: they hold the deletion
+ * neighbourhood of every text of 4 to 8 characters (version 2 only for texts that are not Latin
+ * letters) and per-word affix stems that no rule needs, so a version 2 search finds them all.
  */
-export const MATCH_KEYS_VERSION = 1;
+export const MATCH_KEYS_VERSION = 2;
 
-/** Keys stored per register record (columns norm_text, compact_text, tokens, phonetic). */
+/** Keys stored per register record (columns norm_text, compact_text, tokens, sound_codes). */
 export interface MatchKeys {
   /** Normalized text, words separated by single spaces (norm_text). */
   normalized: string;
@@ -343,17 +402,21 @@ export interface MatchKeys {
   compact: string;
   /**
    * tokens text[]: the compact text, its look-alike form (L family merged) and its unfolded form;
-   * folded words; runs of 2 and 3 adjacent words joined; affix
-   * stems of the compact text and of each word; and, for a compact text of 4 to 8 characters,
-   * its one-deletion neighbourhood prefixed with `~` (the compact itself included).
+   * folded words; runs of 2 and 3 adjacent words joined (fewer than all); affix stems of the
+   * compact text; and, for a compact text of 4 to 8 characters, its one-edit keys
+   * (oneEditRecordKeys: `~` + the text, plus its deletions unless it is Latin letters only).
    */
   tokens: string[];
   /**
-   * phonetic text[]: Double Metaphone codes (primary, secondary) of the whole mark, of its spelling
-   * skeleton, and of each word.
+   * sound_codes text[]: the Double Metaphone codes (primary, secondary) of the whole mark and of its
+   * spelling skeleton (wholeMarkPhoneticCodes), the codes the `phonetic` rule compares; empty below
+   * the rule's 4 letters. Per-word codes are not stored: no rule compares them.
    */
-  phonetic: string[];
+  soundCodes: string[];
 }
+
+/** Shortest phonetic text (letters) for the `phonetic` rule (decide.ts). */
+export const PHONETIC_MIN_LENGTH = 4;
 
 /**
  * Double Metaphone codes of a whole mark (its letters without spaces) and of its spelling
@@ -379,15 +442,10 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
   for (let size = 2; size <= 3 && size < n; size++) {
     for (let i = 0; i + size <= n; i++) t.add(a.folded.slice(i, i + size).join(''));
   }
+  // The affix rule compares whole compact texts (decide.ts), so only the compact text's stems.
   for (const s of affixSplits(a.compact)) t.add(s.stem);
-  if (n > 1) for (const w of a.folded) for (const s of affixSplits(w)) t.add(s.stem);
-  const len = a.compact.length;
-  if (len >= ONE_EDIT_MIN_LENGTH && len <= ONE_EDIT_MAX_LENGTH) {
-    t.add(DELETION_KEY_PREFIX + a.compact);
-    for (const d of deletions(a.compact)) t.add(DELETION_KEY_PREFIX + d);
-  }
-  const p = new Set<string>(wholeMarkPhoneticCodes(a.letters));
-  if (a.letterWords.length > 1)
-    for (const w of a.letterWords) for (const c of metaphoneCodes(w)) p.add(c);
-  return { normalized: a.normalized, compact: a.compact, tokens: [...t], phonetic: [...p] };
+  for (const k of oneEditRecordKeys(a.compact)) t.add(k);
+  const soundCodes =
+    a.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(a.letters) : [];
+  return { normalized: a.normalized, compact: a.compact, tokens: [...t], soundCodes };
 }

@@ -1,7 +1,6 @@
 import type { Db } from '../data/db.ts';
 import { type MarkUpsert, settleMarkIndexes, upsertMarks } from '../data/repositories/marks.ts';
-import { PHONETIC_MIN_LENGTH } from '../matching/decide.ts';
-import { analyzeMark, matchKeysOf, wholeMarkPhoneticCodes } from '../matching/normalize.ts';
+import { matchKeys } from '../matching/normalize.ts';
 import { type ReadProgress, RecordFileError, readRecordFile } from './read-records.ts';
 import type { RegisterRecord } from './record.ts';
 
@@ -25,8 +24,7 @@ export type ImportOptions = {
 };
 
 export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
-  const analysis = analyzeMark(record.markText);
-  const keys = matchKeysOf(analysis);
+  const keys = matchKeys(record.markText);
   return {
     ...record,
     sourceCode: MIRROR_SOURCE,
@@ -34,12 +32,7 @@ export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
     compactText: keys.compact,
     compactLength: keys.compact.length,
     tokens: keys.tokens,
-    phonetic: keys.phonetic,
-    // The phonetic rule compares whole-mark codes, and only from 4 letters (decide.ts).
-    soundCodes:
-      analysis.letters.length >= PHONETIC_MIN_LENGTH
-        ? wholeMarkPhoneticCodes(analysis.letters)
-        : [],
+    soundCodes: keys.soundCodes,
   };
 }
 

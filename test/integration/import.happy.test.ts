@@ -41,7 +41,7 @@ describe('marks import into the mirror', () => {
     assert.deepEqual(suveneer?.classes, [16]);
     assert.equal(suveneer?.compact_text, 'SUVENEER');
     assert.ok(((suveneer?.tokens ?? []) as string[]).includes('SUVENEER'));
-    assert.ok(((suveneer?.phonetic ?? []) as string[]).length > 0);
+    assert.ok(((suveneer?.sound_codes ?? []) as string[]).length > 0);
     assert.deepEqual((await mark('US500000071060608'))?.classes, [6, 20]);
   });
 

@@ -277,7 +277,7 @@ describe('candidate keys', () => {
       const s = searchKeys(brand);
       const k = matchKeys(mark);
       const byTokens = k.tokens.some((t) => s.tokens.includes(t));
-      const byPhonetic = k.phonetic.some((c) => s.phonetic.includes(c));
+      const byPhonetic = k.soundCodes.some((c) => s.phonetic.includes(c));
       const byCompact = k.compact === s.compact;
       assert.ok(
         byTokens || byPhonetic || byCompact || s.useTrigram,
@@ -285,14 +285,40 @@ describe('candidate keys', () => {
       );
     }
   });
-  it('use the one-deletion neighbourhood for brands of 4 to 8 characters', () => {
+  it('send every text one edit away for brands of 4 to 7 characters', () => {
+    const oneEdit = searchKeys('NIKE').tokens.filter((t) => t.startsWith('~'));
+    for (const key of [
+      '~NIKE',
+      '~IKE',
+      '~NKE',
+      '~INKE',
+      '~NIEK',
+      '~MIKE',
+      '~NIKO',
+      '~NIKES',
+      '~SNIKE',
+    ])
+      assert.ok(oneEdit.includes(key), key);
+    assert.equal(new Set(oneEdit).size, oneEdit.length, 'deduplicated');
+    assert.equal(searchKeys('NIKE').useTrigram, false);
+  });
+  it('send only deletions for brands of 8 characters (records of 7)', () => {
     assert.deepEqual(
-      searchKeys('NIKE')
+      searchKeys('SOLAMANT')
         .tokens.filter((t) => t.startsWith('~'))
         .sort(),
-      ['~IKE', '~NIE', '~NIK', '~NIKE', '~NKE'],
+      [
+        '~OLAMANT',
+        '~SLAMANT',
+        '~SOAMANT',
+        '~SOLAANT',
+        '~SOLAMAN',
+        '~SOLAMANT',
+        '~SOLAMAT',
+        '~SOLAMNT',
+        '~SOLMANT',
+      ],
     );
-    assert.equal(searchKeys('NIKE').useTrigram, false);
   });
   it('use pg_trgm for brands of 8 characters or more, with a length-dependent threshold', () => {
     assert.deepEqual(

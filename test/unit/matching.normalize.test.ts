@@ -5,6 +5,8 @@ import {
   foldConfusables,
   matchKeys,
   normalizeMarkText,
+  oneEditRecordKeys,
+  oneEditSearchKeys,
   tokens,
 } from '../../src/matching/normalize.ts';
 import {
@@ -109,10 +111,14 @@ describe('matchKeys', () => {
     for (const w of ['COCA', 'COLA', 'ZERO']) assert.ok(k.tokens.includes(w), w);
     assert.ok(k.tokens.includes('COCACOLA'), 'two adjacent words joined');
     assert.ok(k.tokens.includes('COLAZERO'), 'two adjacent words joined');
-    assert.ok(k.phonetic.includes('KKKLSR'), 'whole mark');
-    assert.ok(k.phonetic.includes('KK'), 'per word');
+    assert.ok(k.soundCodes.includes('KKKLSR'), 'whole mark');
+    assert.ok(!k.soundCodes.includes('KK'), 'no per-word codes: no rule compares them');
     assert.equal(new Set(k.tokens).size, k.tokens.length, 'deduplicated');
-    assert.equal(new Set(k.phonetic).size, k.phonetic.length, 'deduplicated');
+    assert.equal(new Set(k.soundCodes).size, k.soundCodes.length, 'deduplicated');
+  });
+  it('stores sound codes only from the phonetic rule’s 4 letters', () => {
+    assert.deepEqual(matchKeys('AXE').soundCodes, []);
+    assert.ok(matchKeys('AXES').soundCodes.length > 0);
   });
   it('adds affix stems', () => {
     const k = matchKeys('MY NIKES');
@@ -120,18 +126,81 @@ describe('matchKeys', () => {
     assert.ok(matchKeys('BERRIES').tokens.includes('BERRY'));
     assert.ok(matchKeys('SPOTIFY').tokens.includes('SPOT'));
   });
-  it('adds the one-deletion neighbourhood for 4 to 8 characters only', () => {
+  it('adds no affix stems of single words: the affix rule compares whole marks', () => {
+    assert.ok(!matchKeys('NIKES RUNNING').tokens.includes('NIKE'));
+  });
+  it('gives a Latin-letter text of 4 to 8 characters one one-edit key', () => {
     assert.deepEqual(
-      matchKeys('NIKE')
-        .tokens.filter((t) => t.startsWith('~'))
-        .sort(),
-      ['~IKE', '~NIE', '~NIK', '~NIKE', '~NKE'],
+      matchKeys('NIKE').tokens.filter((t) => t.startsWith('~')),
+      ['~NIKE'],
     );
     assert.equal(matchKeys('IBM').tokens.filter((t) => t.startsWith('~')).length, 0);
     assert.equal(matchKeys('SOLAMANTES').tokens.filter((t) => t.startsWith('~')).length, 0);
   });
+  it('gives any other text of 4 to 8 characters its one-deletion neighbourhood', () => {
+    assert.deepEqual(
+      matchKeys('NIKE 2')
+        .tokens.filter((t) => t.startsWith('~'))
+        .sort(),
+      ['~IKE2', '~NIE2', '~NIK2', '~NIKE', '~NIKE2', '~NKE2'],
+    );
+  });
   it('keeps an empty mark empty', () => {
-    assert.deepEqual(matchKeys('***'), { normalized: '', compact: '', tokens: [], phonetic: [] });
+    assert.deepEqual(matchKeys('***'), { normalized: '', compact: '', tokens: [], soundCodes: [] });
+  });
+});
+
+describe('one-edit keys', () => {
+  // Every pair the one-edit rule can accept (shorter text 4 to 7 characters, Damerau-Levenshtein
+  // distance 1) must share a key, whatever the characters: random texts over Latin letters, digits
+  // and letters outside A-Z, each edited once at random (insert, delete, substitute, swap).
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ÑЖΩ中';
+  let seed = 12_345;
+  const rand = (n: number) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed % n;
+  };
+  const char = (latinOnly: boolean) =>
+    alphabet.charAt(latinOnly ? rand(26) : rand(alphabet.length));
+  const edit = (s: string, latinOnly: boolean): string => {
+    const i = rand(s.length);
+    switch (rand(4)) {
+      case 0:
+        return s.slice(0, i) + char(latinOnly) + s.slice(i);
+      case 1:
+        return s.slice(0, i) + s.slice(i + 1);
+      case 2:
+        return s.slice(0, i) + char(latinOnly) + s.slice(i + 1);
+      default:
+        return i + 1 < s.length
+          ? s.slice(0, i) + s.charAt(i + 1) + s.charAt(i) + s.slice(i + 2)
+          : s;
+    }
+  };
+  it('meet for every pair one edit apart (20,000 random pairs)', () => {
+    let checked = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const latinOnly = rand(3) > 0;
+      const length = 3 + rand(7);
+      let a = '';
+      for (let k = 0; k < length; k++) a += char(latinOnly && rand(10) > 0);
+      const b = edit(a, latinOnly);
+      if (damerauLevenshtein(a, b) !== 1) continue;
+      const shorter = Math.min(a.length, b.length);
+      if (shorter < 4 || shorter > 7) continue;
+      checked++;
+      for (const [brand, mark] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const record = new Set(oneEditRecordKeys(mark));
+        assert.ok(
+          oneEditSearchKeys(brand).some((k) => record.has(k)),
+          `${brand} / ${mark} share no one-edit key`,
+        );
+      }
+    }
+    assert.ok(checked > 10_000, `${checked} pairs checked`);
   });
 });
 

@@ -9,7 +9,6 @@ export type MarkUpsert = RegisterRecord & {
   /** compactText.length: the length the matching rules count (partial trigram indexes). */
   compactLength: number;
   tokens: string[];
-  phonetic: string[];
   /** Whole-mark Double Metaphone codes the phonetic rule compares (column sound_codes). */
   soundCodes: string[];
 };
@@ -33,18 +32,18 @@ export async function upsertMarks(
     `INSERT INTO marks AS m (source_code, external_id, mark_text, owner_name, owner_country_code,
                         jurisdiction, designations, filed_at, registered_at, expires_at, status,
                         classes, logo_url, raw_payload, norm_text, compact_text, compact_len, tokens,
-                        phonetic, sound_codes)
+                        sound_codes)
      SELECT r."sourceCode", r."externalId", r."markText", r."ownerName", r."ownerCountryCode",
             r.jurisdiction, r.designations, r."filedAt", r."registeredAt", r."expiresAt", r.status,
             r.classes, r."logoUrl", r."rawPayload", r."normText", r."compactText", r."compactLength",
-            r.tokens, r.phonetic, r."soundCodes"
+            r.tokens, r."soundCodes"
        FROM jsonb_to_recordset($1::text::jsonb) AS r(
               "sourceCode" text, "externalId" text, "markText" text, "ownerName" text,
               "ownerCountryCode" text, jurisdiction text, designations text[],
               "filedAt" timestamptz, "registeredAt" timestamptz, "expiresAt" timestamptz,
               status text, classes integer[], "logoUrl" text, "rawPayload" jsonb,
               "normText" text, "compactText" text, "compactLength" smallint, tokens text[],
-              phonetic text[], "soundCodes" text[])
+              "soundCodes" text[])
      ON CONFLICT ON CONSTRAINT marks_source_external_key DO UPDATE SET
        mark_text = excluded.mark_text,
        owner_name = excluded.owner_name,
@@ -62,7 +61,6 @@ export async function upsertMarks(
        compact_text = excluded.compact_text,
        compact_len = excluded.compact_len,
        tokens = excluded.tokens,
-       phonetic = excluded.phonetic,
        sound_codes = excluded.sound_codes,
        change_seq = nextval('marks_change_seq'),
        updated_at = now_ms()

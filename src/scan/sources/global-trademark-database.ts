@@ -49,14 +49,21 @@ export function bandThreshold(watch: PreparedWatch): number {
   return Math.max(rule, (n - 8) / (n + 8) - 0.001);
 }
 
+/** The compact lengths of the records in the two-edit band of a brand of `length` characters. */
+export function bandLengths(length: number): { low: number; high: number } {
+  return {
+    low: Math.max(TWO_EDITS_MIN_LENGTH, length - BAND_LENGTH_SLACK),
+    high: length + BAND_LENGTH_SLACK,
+  };
+}
+
 /**
  * The two-edit band as OR-ed branches, one per trigram index bucket that overlaps the lengths the
  * band allows; each branch names its bucket literally so that the planner can use that partial
  * index. `$param` is the brand's compact text.
  */
 function bandBranches(length: number, param: string): string[] {
-  const low = Math.max(TWO_EDITS_MIN_LENGTH, length - BAND_LENGTH_SLACK);
-  const high = length + BAND_LENGTH_SLACK;
+  const { low, high } = bandLengths(length);
   const out: string[] = [];
   for (const [from, to] of TRIGRAM_BUCKETS) {
     if ((to !== null && to < low) || from > high) continue;
@@ -259,9 +266,7 @@ function matchChanged(set: ChangedRecords, watch: PreparedWatch): number[] {
     // The two-edit band: lengths within 2, both 8+, and the trigram similarity of the SQL search
     // (shared / (brand + record - shared), computed as trigramSimilarity does; a hash twin can only
     // raise the count).
-    const length = keys.compact.length;
-    const low = Math.max(TWO_EDITS_MIN_LENGTH, length - BAND_LENGTH_SLACK);
-    const high = length + BAND_LENGTH_SLACK;
+    const { low, high } = bandLengths(keys.compact.length);
     const shared = new Map<number, number>();
     for (const g of watch.trigramSet) {
       eachPosting(set.trigrams, g, (i) => {
