@@ -18,6 +18,7 @@ import { ApiError } from './domain/errors.ts';
 import { createWatchService } from './domain/watches.ts';
 import { apiAuthentication } from './http/authenticate.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { useStrictJsonBodies } from './http/json-body.ts';
 import { openApiInfo } from './http/openapi-info.ts';
 import type { RateLimitStore } from './http/rate-limit/store.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
@@ -54,6 +55,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     frameworkErrors,
+    // Past find-my-way's default of 100 characters a path parameter is a routing error (a 500 if
+    // nothing maps it). An over-long id must go through the pipeline like any other malformed id:
+    // authentication first, then 404 (D1). Node's own header limit (16 KiB) bounds the URL.
+    routerOptions: { maxParamLength: 65_536 },
   });
   const clock = deps.clock ?? systemClock;
   const accounts = createAccountService(deps.db);
@@ -84,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (api) => {
       // JSON is the only body the API takes; anything else is a 415 (D1 step 6).
       api.removeContentTypeParser(['text/plain']);
+      useStrictJsonBodies(api);
       api.addHook(
         'onRequest',
         apiAuthentication({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WATCH_DESIGNATION_CODES } from '../matching/countries.ts';
 import { CADENCES } from './plans.ts';
+import { nameText } from './text.ts';
 
 // Request schemas of watches, shared by the API and the dashboard so both say the same thing.
 
@@ -12,9 +13,6 @@ export const SOURCES_BY_TYPE: Record<WatchType, string[]> = {
 };
 
 const noDuplicates = (values: readonly unknown[]) => new Set(values).size === values.length;
-
-// PostgreSQL text cannot hold U+0000: such a value must be a 422 here, not a 500 at the INSERT.
-const noNul = (value: string) => !value.includes('\u0000');
 
 export const niceClassesSchema = z
   .array(
@@ -48,12 +46,16 @@ export const trademarkAttributesSchema = z.strictObject({
 });
 export type TrademarkAttributes = z.output<typeof trademarkAttributesSchema>;
 
-export const watchNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Name must be 1 to 200 characters.')
-  .max(200, 'Name must be 1 to 200 characters.')
-  .refine(noNul, 'Name must not contain NUL characters.');
+// Text that PostgreSQL cannot store as sent (NUL, unpaired surrogates) is a 422 naming the field,
+// never a 500 at the INSERT nor a silent U+FFFD (text.ts); a name is also one line of text.
+export const watchNameSchema = nameText(
+  z
+    .string()
+    .trim()
+    .min(1, 'Name must be 1 to 200 characters.')
+    .max(200, 'Name must be 1 to 200 characters.'),
+  'Name',
+);
 
 export const cadenceSchema = z.enum(CADENCES);
 
@@ -72,11 +74,8 @@ export const updateWatchSchema = z.strictObject({
   attributes: trademarkAttributesSchema.optional(),
   scanCadence: cadenceSchema.optional(),
   active: z.boolean().optional(),
-  logoUrl: z
-    .string()
-    .max(2048, 'At most 2048 characters.')
+  logoUrl: nameText(z.string().max(2048, 'At most 2048 characters.'), 'logoUrl')
     .refine((value) => {
-      if (!noNul(value)) return false;
       try {
         const url = new URL(value);
         return url.protocol === 'http:' || url.protocol === 'https:';

@@ -20,6 +20,10 @@ function fromFrameworkError(error: FastifyError): ApiError | null {
       return new ApiError('malformed_request', 'The request body is not valid JSON.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('malformed_request', 'The Content-Length does not match the body.');
+    // A path parameter beyond the router's limit (app.ts sets it past any URL Node accepts, so
+    // this is a guard): a malformed id is simply absent (D1 step 8), never a 500.
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ApiError('not_found', 'No route matches this path.');
     default:
       break;
   }

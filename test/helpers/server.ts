@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/data/db.ts';
@@ -37,13 +38,27 @@ export type TestServer = {
   database: TestDatabase;
   baseUrl: string;
   make: ReturnType<typeof factories>;
+  /** Every log line the app wrote, when started with `captureLogs` (level info and above). */
+  logs: string[];
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   close(): Promise<void>;
 };
 
 export async function startTestServer(
-  options: { clock?: Clock; rateLimitPerMinute?: number; rateLimit?: RateLimitStore } = {},
+  options: {
+    clock?: Clock;
+    rateLimitPerMinute?: number;
+    rateLimit?: RateLimitStore;
+    captureLogs?: boolean;
+  } = {},
 ): Promise<TestServer> {
+  const logs: string[] = [];
+  const logSink = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(String(chunk));
+      callback();
+    },
+  });
   const database = await createTestDatabase();
   const rateLimit =
     options.rateLimit ??
@@ -52,7 +67,9 @@ export async function startTestServer(
       : new MemoryRateLimitStore());
   const app = await buildApp({
     db: database.db,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    logger: options.captureLogs
+      ? createLogger('info', logSink)
+      : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     rateLimit,
     // Tests that are not about the limit must not trip over it.
     rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
@@ -89,6 +106,7 @@ export async function startTestServer(
     database,
     baseUrl,
     make: factories(database.db),
+    logs,
     request,
     async close() {
       await app.close();

@@ -1,0 +1,94 @@
+import type { z } from 'zod';
+
+// Text a client sends must reach the database exactly as sent, or be refused with a message that
+// names the field. Two kinds of JavaScript string cannot make that trip:
+// - U+0000 (NUL): PostgreSQL refuses it in text ("invalid byte sequence for encoding UTF8: 0x00")
+//   and in jsonb ("unsupported Unicode escape sequence"), which would be a 500 or an aborted batch.
+// - an unpaired UTF-16 surrogate (JSON allows "\ud800"): it has no UTF-8 form, so the driver
+//   writes U+FFFD instead and the value changes without anyone being told.
+// Every input path (API and dashboard schemas, account services, register readers) checks text
+// with the functions below before it goes anywhere near SQL.
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+// C0 controls, DEL and C1 controls: invisible on a page, and a line break or an escape sequence in
+// a name breaks the one-line CLI message, a log line or the terminal that shows it.
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}
+
+export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+export const SURROGATE_MESSAGE = 'must be valid Unicode (it contains an unpaired surrogate)';
+export const CONTROL_MESSAGE = 'must be one line of text without control characters';
+
+/** Why the database cannot store `value` as it is, or null when it can. */
+export function unstorableReason(value: string): string | null {
+  if (value.includes('\u0000')) return NUL_MESSAGE;
+  if (LONE_SURROGATE.test(value)) return SURROGATE_MESSAGE;
+  return null;
+}
+
+/** Why `value` is not a storable one-line name (no control characters at all), or null. */
+export function nameTextReason(value: string): string | null {
+  return unstorableReason(value) ?? (hasControlCharacter(value) ? CONTROL_MESSAGE : null);
+}
+
+/**
+ * The Zod check of text the database can store, for any string schema: `label` starts the message,
+ * e.g. "Name must not contain the NUL character (U+0000)." under the field's dotted path (D5).
+ */
+export function storableText<T extends z.ZodType<string, string>>(schema: T, label: string): T {
+  return schema.check(issueFor(unstorableReason, label)) as T;
+}
+
+/** As {@link storableText}, and one line without control characters: names and labels. */
+export function nameText<T extends z.ZodType<string, string>>(schema: T, label: string): T {
+  return schema.check(issueFor(nameTextReason, label)) as T;
+}
+
+function issueFor(reasonOf: (value: string) => string | null, label: string) {
+  return (ctx: z.core.ParsePayload<string>) => {
+    const reason = reasonOf(ctx.value);
+    if (reason !== null) {
+      ctx.issues.push({ code: 'custom', message: `${label} ${reason}.`, input: ctx.value });
+    }
+  };
+}
+
+/**
+ * The first string or key anywhere in a parsed JSON value that the database cannot store, with its
+ * dotted path (`owner.names.2`), or null. For values kept whole, such as a register record's raw
+ * payload (jsonb), where no schema lists every field.
+ */
+export function findUnstorableText(
+  value: unknown,
+  path: readonly (string | number)[] = [],
+): { path: string; reason: string } | null {
+  const at = (p: readonly (string | number)[]) => p.map(String).join('.');
+  if (typeof value === 'string') {
+    const reason = unstorableReason(value);
+    return reason === null ? null : { path: at(path), reason };
+  }
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findUnstorableText(item, [...path, index]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      const keyReason = unstorableReason(key);
+      if (keyReason !== null) {
+        return { path: at([...path, JSON.stringify(key)]), reason: `key ${keyReason}` };
+      }
+      const found = findUnstorableText(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
