@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/sessions.ts';
-import { hashPassword } from '../domain/accounts.ts';
+import { hashPassword, isPlausibleEmail, MAX_PASSWORD_LENGTH } from '../domain/accounts.ts';
 import type { Clock } from '../domain/clock.ts';
 
 /**
@@ -15,9 +15,6 @@ export const SIGN_IN_THROTTLE = {
   perAccount: 5,
   perAddress: 20,
 };
-
-// argon2 of a megabyte-long "password" is a denial of service; nobody types more than this.
-const MAX_PASSWORD_LENGTH = 1024;
 
 export type SignInResult =
   | { ok: true; userId: string }
@@ -79,8 +76,13 @@ export function createSignInService(deps: { db: Db; clock: Clock }) {
         };
       }
 
+      // argon2 of a megabyte-long "password" is a denial of service: refused unchecked.
       const tooLong = input.password.length > MAX_PASSWORD_LENGTH;
-      const user = tooLong ? null : await repo.findPasswordHash(db, input.email.trim());
+      // No account has an e-mail that is not one (nor one holding a NUL, which the database
+      // could not even compare): such an address is an unknown user, not a database error.
+      const email = input.email.trim();
+      const user =
+        tooLong || !isPlausibleEmail(email) ? null : await repo.findPasswordHash(db, email);
       if (!tooLong && user && (await passwordMatches(user.password_hash, input.password))) {
         await repo.deleteSignInFailures(db, reserved);
         await repo.clearSignInFailures(db, account);

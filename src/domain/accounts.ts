@@ -3,9 +3,10 @@ import type { Db, Queryable } from '../data/db.ts';
 import * as repo from '../data/repositories/accounts.ts';
 import { generateApiKey, hashApiKey, isScope, looksLikeApiKey, type Scope } from './api-keys.ts';
 import { ApiError } from './errors.ts';
-import { newId } from './ids.ts';
+import { isIdOf, newId } from './ids.ts';
 import { TIERS, type Tier } from './plans.ts';
 import { type Principal, principalOf } from './principal.ts';
+import { nameTextReason } from './text.ts';
 
 const isTier = (value: string): value is Tier => (TIERS as readonly string[]).includes(value);
 
@@ -17,6 +18,47 @@ function requireTier(value: string): Tier {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// RFC 5321 caps a forward-path at 256 octets, so no deliverable address is longer than 254.
+const EMAIL_MAX_LENGTH = 254;
+
+/**
+ * argon2 of a megabyte-long "password" is a denial of service, so sign-in refuses anything longer
+ * unchecked; a password is therefore refused here too, or its user could never sign in.
+ */
+export const MAX_PASSWORD_LENGTH = 1024;
+
+function requirePassword(password: string) {
+  if (password.length < 8) {
+    throw new ApiError('validation_error', 'password must be at least 8 characters');
+  }
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    throw new ApiError(
+      'validation_error',
+      `password must be at most ${MAX_PASSWORD_LENGTH} characters`,
+    );
+  }
+}
+
+/** A name or label stored as typed: 1 to `max` characters, one line, text PostgreSQL can hold. */
+function requireName(field: string, value: string, max: number): string {
+  const name = value.trim();
+  if (name.length < 1 || name.length > max) {
+    throw new ApiError('validation_error', `${field} must be 1 to ${max} characters`);
+  }
+  const reason = nameTextReason(name);
+  if (reason !== null) throw new ApiError('validation_error', `${field} ${reason}`);
+  return name;
+}
+
+/** E-mail text the database can hold, shaped like an address; the caller trims it. */
+export function isPlausibleEmail(email: string): boolean {
+  return email.length <= EMAIL_MAX_LENGTH && EMAIL.test(email) && nameTextReason(email) === null;
+}
+
+// Ids are checked before any lookup: a malformed one is simply absent (D1 step 8), and text the
+// database cannot hold (NUL) must not turn "does not exist" into a database error.
+const absent = (what: string, id: string) =>
+  new ApiError('not_found', `${what} ${JSON.stringify(id).slice(1, -1)} does not exist`);
 
 export function hashPassword(password: string): Promise<string> {
   // argon2id with the library's defaults (OWASP's recommended minimum: m=19 MiB, t=2, p=1).
@@ -50,18 +92,15 @@ export function serializeKey(row: repo.ApiKeyRow) {
 }
 
 async function requireOrganization(db: Queryable, id: string) {
-  const org = await repo.getOrganization(db, id);
-  if (!org) throw new ApiError('not_found', `organization ${id} does not exist`);
+  const org = isIdOf('org', id) ? await repo.getOrganization(db, id) : null;
+  if (!org) throw absent('organization', id);
   return org;
 }
 
 export function createAccountService(db: Db) {
   return {
     async createOrganization(input: { name: string; tier: string }) {
-      const name = input.name.trim();
-      if (name.length < 1 || name.length > 200) {
-        throw new ApiError('validation_error', 'name must be 1 to 200 characters');
-      }
+      const name = requireName('name', input.name, 200);
       const row = await repo.insertOrganization(db, {
         id: newId('org'),
         name,
@@ -77,11 +116,10 @@ export function createAccountService(db: Db) {
       organizationId?: string | undefined;
     }) {
       const email = input.email.trim();
-      if (!EMAIL.test(email))
+      if (!isPlausibleEmail(email)) {
         throw new ApiError('validation_error', 'email is not a valid address');
-      if (input.password !== undefined && input.password.length < 8) {
-        throw new ApiError('validation_error', 'password must be at least 8 characters');
       }
+      if (input.password !== undefined) requirePassword(input.password);
       let tier = requireTier(input.tier ?? 'free');
       if (input.organizationId !== undefined) {
         // A member takes the organization's tier (operations.md).
@@ -108,6 +146,7 @@ export function createAccountService(db: Db) {
         password?: string;
       },
     ) {
+      if (!isIdOf('usr', id)) throw absent('user', id);
       const changes: { tier?: string; organizationId?: string | null; passwordHash?: string } = {};
       if (input.tier !== undefined) changes.tier = requireTier(input.tier);
       if (input.organizationId !== undefined) {
@@ -118,27 +157,22 @@ export function createAccountService(db: Db) {
         changes.organizationId = input.organizationId;
       }
       if (input.password !== undefined) {
-        if (input.password.length < 8) {
-          throw new ApiError('validation_error', 'password must be at least 8 characters');
-        }
+        requirePassword(input.password);
         changes.passwordHash = await hashPassword(input.password);
       }
       const row = await repo.updateUser(db, id, changes);
-      if (!row) throw new ApiError('not_found', `user ${id} does not exist`);
+      if (!row) throw absent('user', id);
       return serializeUser(row);
     },
 
     async createKey(input: { userId: string; name: string; scopes: string[] }) {
-      const name = input.name.trim();
-      if (name.length < 1 || name.length > 100) {
-        throw new ApiError('validation_error', 'name must be 1 to 100 characters');
-      }
+      const name = requireName('name', input.name, 100);
       const unknown = input.scopes.filter((s) => !isScope(s));
       if (unknown.length > 0) {
         throw new ApiError('validation_error', `unknown scope: ${unknown.join(', ')}`);
       }
-      if (!(await repo.getUser(db, input.userId))) {
-        throw new ApiError('not_found', `user ${input.userId} does not exist`);
+      if (!isIdOf('usr', input.userId) || !(await repo.getUser(db, input.userId))) {
+        throw absent('user', input.userId);
       }
       const generated = generateApiKey();
       const row = await repo.insertApiKey(db, {
@@ -154,8 +188,8 @@ export function createAccountService(db: Db) {
 
     /** Operator revocation (any key), or a user's own (userId given: others' keys are absent). */
     async revokeKey(id: string, userId?: string) {
-      const row = await repo.revokeApiKey(db, id, userId);
-      if (!row) throw new ApiError('not_found', `key ${id} does not exist`);
+      const row = isIdOf('key', id) ? await repo.revokeApiKey(db, id, userId) : null;
+      if (!row) throw absent('key', id);
       return serializeKey(row);
     },
 
