@@ -1,3 +1,4 @@
+import { findUnstorableText } from '../domain/text.ts';
 import { parseRegisterRecord, type RegisterRecord } from './record.ts';
 
 export type JsonLineItem =
@@ -12,6 +13,12 @@ const CR = 0x0d;
 
 // fatal: an invalid UTF-8 sequence is an error of that line, not a silent U+FFFD in a mark name.
 const decoder = new TextDecoder('utf-8', { fatal: true });
+
+// JSON can spell text PostgreSQL cannot store only with an escape: \u0000 (NUL, refused in text
+// and jsonb) or a \ud800-\udfff surrogate (maybe unpaired: no UTF-8 form, stored as U+FFFD).
+// Any field of the line counts, since the whole object is kept as the raw payload (jsonb); a
+// match only means the parsed value is searched, so the common line costs one regex test.
+const MAYBE_UNSTORABLE = /\\u(?:0000|[dD][89a-fA-F])/;
 
 function parseLine(bytes: Uint8Array, file: string, line: number): JsonLineItem | null {
   let end = bytes.length;
@@ -30,6 +37,15 @@ function parseLine(bytes: Uint8Array, file: string, line: number): JsonLineItem 
     value = JSON.parse(source);
   } catch (err) {
     return { file, line, error: `invalid JSON: ${(err as Error).message}` };
+  }
+  if (MAYBE_UNSTORABLE.test(source)) {
+    // A bad record of its own, reported with its line: left to the INSERT, it would abort the
+    // whole batch with a database error and lose the good records around it.
+    const found = findUnstorableText(value);
+    if (found) {
+      const error = found.path === '' ? found.reason : `${found.path}: ${found.reason}`;
+      return { file, line, error };
+    }
   }
   const result = parseRegisterRecord(value);
   return result.ok ? { file, line, record: result.record } : { file, line, error: result.error };
