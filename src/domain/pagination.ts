@@ -1,4 +1,4 @@
-import type { JsonRow } from '../data/repositories/json-sql.ts';
+import type { JsonPage } from '../data/repositories/json-sql.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { ApiError } from './errors.ts';
 
@@ -20,15 +20,25 @@ export function positionFromCursor(cursor: string | undefined) {
   return position;
 }
 
+export const EMPTY_PAGE: JsonPage = { items: '', fetched: 0, lastId: null, lastCreatedAt: null };
+
+/** The cursor of the page after this one, or null on the last page. */
+export function nextCursorOf(page: JsonPage, limit: number): string | null {
+  return page.fetched > limit && page.lastId !== null && page.lastCreatedAt !== null
+    ? encodeCursor({ createdAt: page.lastCreatedAt, id: page.lastId })
+    : null;
+}
+
+/** The page's items as objects (the dashboard renders them; the API sends the text as it is). */
+export function pageItems<T>(page: JsonPage): T[] {
+  return JSON.parse(`[${page.items}]`) as T[];
+}
+
 /**
  * The list body, assembled from the JSON text PostgreSQL produced. Repositories fetch limit + 1
  * rows: the extra row only tells whether a next page exists.
  */
-export function pageBody(rows: JsonRow[], limit: number): string {
-  const page = rows.length > limit ? rows.slice(0, limit) : rows;
-  const last = page[page.length - 1];
-  const nextCursor =
-    rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null;
-  const items = page.map((row) => row.json).join(',');
-  return `{"data":[${items}],"pagination":${JSON.stringify({ nextCursor, limit })}}`;
+export function pageBody(page: JsonPage, limit: number): string {
+  const nextCursor = nextCursorOf(page, limit);
+  return `{"data":[${page.items}],"pagination":${JSON.stringify({ nextCursor, limit })}}`;
 }

@@ -35,7 +35,7 @@ export function createWatchService(db: Db) {
         watchType: query.watchType,
         active: query.active,
         after: positionFromCursor(query.cursor),
-        limit: query.limit + 1,
+        limit: query.limit,
       });
     },
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ALERT_STATES, type AlertState } from '../../domain/alerts.ts';
-import { encodeCursor } from '../../domain/cursor.ts';
 import { ApiError } from '../../domain/errors.ts';
+import { nextCursorOf, pageItems } from '../../domain/pagination.ts';
 import type { Principal } from '../../domain/principal.ts';
 import {
   type DashboardServices,
@@ -70,20 +70,16 @@ export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
       const name = names.get(watchId);
       if (name !== undefined) watch = { id: watchId, name };
     }
-    const rows = await s.alerts.list(principal, {
+    const page = await s.alerts.list(principal, {
       limit: PAGE_SIZE,
       cursor: queryParam(request.query, 'cursor'),
       states: STATES_OF[filter],
       watchId: watch?.id,
     });
-    const page = rows.slice(0, PAGE_SIZE);
-    const alerts = page.map((row) => JSON.parse(row.json) as AlertView);
+    const alerts = pageItems<AlertView>(page);
     const base = `/alerts?state=${filter}${watch ? `&watch=${watch.id}` : ''}`;
-    const last = page[page.length - 1];
-    const nextHref =
-      rows.length > PAGE_SIZE && last
-        ? `${base}&cursor=${encodeCursor({ createdAt: last.created_at, id: last.id })}`
-        : null;
+    const next = nextCursorOf(page, PAGE_SIZE);
+    const nextHref = next === null ? null : `${base}&cursor=${next}`;
     return sendPage(
       reply,
       alertsPage({

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { countActiveWatches } from '../../data/repositories/watches.ts';
+import { pageItems } from '../../domain/pagination.ts';
 import { ASSETS } from '../assets.ts';
 import {
   type DashboardServices,
@@ -22,7 +23,7 @@ export function pageRoutes(app: FastifyInstance, s: DashboardServices) {
       s.accounts.listKeys(principal.userId),
       s.alerts.list(principal, { limit: 5, states: ['unread'] }),
     ]);
-    const latestUnread = unreadRows.slice(0, 5).map((row) => JSON.parse(row.json) as AlertView);
+    const latestUnread = pageItems<AlertView>(unreadRows);
     return sendPage(
       reply,
       homePage({

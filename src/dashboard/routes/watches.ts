@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { countActiveWatches } from '../../data/repositories/watches.ts';
-import { encodeCursor } from '../../domain/cursor.ts';
 import { ApiError, type ValidationDetails } from '../../domain/errors.ts';
+import { nextCursorOf, pageItems } from '../../domain/pagination.ts';
 import { type Cadence, isFasterThanAllowed } from '../../domain/plans.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { flattenIssues, safeParseWithMessages } from '../../domain/validation.ts';
@@ -111,17 +111,13 @@ export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
     const requested = queryParam(request.query, 'status');
     const status: WatchStatusFilter = isStatusFilter(requested) ? requested : 'active';
     const cursor = queryParam(request.query, 'cursor');
-    const rows = await s.watches.list(principal, {
+    const page = await s.watches.list(principal, {
       limit: PAGE_SIZE,
       cursor,
       active: STATUS_FILTER[status],
     });
-    const page = rows.slice(0, PAGE_SIZE);
-    const last = page[page.length - 1];
-    const nextHref =
-      rows.length > PAGE_SIZE && last
-        ? `/watches?status=${status}&cursor=${encodeCursor({ createdAt: last.created_at, id: last.id })}`
-        : null;
+    const next = nextCursorOf(page, PAGE_SIZE);
+    const nextHref = next === null ? null : `/watches?status=${status}&cursor=${next}`;
     let notice: Notice | null = noticeFrom(request.query);
     if (queryParam(request.query, 'notice') === 'cap-reached') {
       notice = {
@@ -136,7 +132,7 @@ export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
         plan: principal.plan,
         activeCount: await countActiveWatches(s.db, principal.ownerId),
         status,
-        watches: page.map((row) => JSON.parse(row.json) as WatchView),
+        watches: pageItems<WatchView>(page),
         nextHref,
         notice,
       }),

@@ -49,6 +49,9 @@ $$;
 
 CREATE TRIGGER alerts_api_json BEFORE INSERT OR UPDATE ON alerts
   FOR EACH ROW EXECUTE FUNCTION alerts_set_api_json();
+-- Also under session_replication_role = replica (bulk loads that skip foreign-key checks): the
+-- column is derived data, never to be left unset.
+ALTER TABLE alerts ENABLE ALWAYS TRIGGER alerts_api_json;
 
 -- Existing rows: the trigger fills the column on this no-op update.
 UPDATE alerts SET state = state;

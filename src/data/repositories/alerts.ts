@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import { isoMs, type JsonRow, Params } from './json-sql.ts';
+import { type JsonPage, Params, pageSql } from './json-sql.ts';
 
 export type AlertState = 'unread' | 'read' | 'dismissed';
 
@@ -12,7 +12,7 @@ export type AlertListFilter = {
   limit: number;
 };
 
-export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Promise<JsonRow[]> {
+export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Promise<JsonPage> {
   const p = new Params();
   const where = [`a.owner_id = ${p.add(filter.ownerId)}`];
   if (filter.states && filter.states.length > 0) {
@@ -29,14 +29,17 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
       `(a.created_at, a.id) < (${p.add(filter.after.createdAt)}::timestamptz, ${p.add(filter.after.id)})`,
     );
   }
-  return db.query<JsonRow>(
-    `SELECT a.id, ${isoMs('a.created_at')} AS created_at, a.api_json AS json
-       FROM alerts a
-      WHERE ${where.join(' AND ')}
-      ORDER BY a.created_at DESC, a.id DESC
-      LIMIT ${p.add(filter.limit)}`,
+  const rows = await db.query<JsonPage>(
+    pageSql({
+      columns: 'a.id, a.created_at, a.api_json AS json',
+      from: 'alerts a',
+      where: where.join(' AND '),
+      alias: 'a',
+      pageSize: p.add(filter.limit),
+    }),
     p.values,
   );
+  return rows[0] as JsonPage;
 }
 
 export async function getAlertJson(db: Queryable, ownerId: string, id: string) {
