@@ -2,7 +2,7 @@ import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/alerts.ts';
 import { notFound } from './errors.ts';
 import { isIdOf } from './ids.ts';
-import { EMPTY_PAGE, positionFromCursor } from './pagination.ts';
+import { positionFromCursor } from './pagination.ts';
 import type { Principal } from './principal.ts';
 
 export const ALERT_STATES = ['unread', 'read', 'dismissed'] as const;
@@ -21,7 +21,7 @@ export function createAlertService(db: Db) {
     async list(principal: Principal, query: ListAlertsQuery) {
       const after = positionFromCursor(query.cursor);
       // A watch id that cannot exist is a watch the caller cannot see: an empty list (D4).
-      if (query.watchId !== undefined && !isIdOf('wat', query.watchId)) return EMPTY_PAGE;
+      if (query.watchId !== undefined && !isIdOf('wat', query.watchId)) return [];
       return repo.listAlertsJson(db, {
         ownerId: principal.ownerId,
         states: query.states,

@@ -1,4 +1,4 @@
-import type { JsonPage } from '../data/repositories/json-sql.ts';
+import type { JsonRow } from '../data/repositories/json-sql.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { ApiError } from './errors.ts';
 
@@ -20,25 +20,27 @@ export function positionFromCursor(cursor: string | undefined) {
   return position;
 }
 
-export const EMPTY_PAGE: JsonPage = { items: '', fetched: 0, lastId: null, lastCreatedAt: null };
-
-/** The cursor of the page after this one, or null on the last page. */
-export function nextCursorOf(page: JsonPage, limit: number): string | null {
-  return page.fetched > limit && page.lastId !== null && page.lastCreatedAt !== null
-    ? encodeCursor({ createdAt: page.lastCreatedAt, id: page.lastId })
-    : null;
+/**
+ * The cursor of the page after this one, or null on the last page. `rows` is what a list query
+ * fetched: up to limit + 1 rows, the extra one only telling that a next page exists. The position
+ * is the createdAt and id of the page's last item, read from its JSON: every listed resource has
+ * both, in the same text the keyset compares (milliseconds, UTC).
+ */
+export function nextCursorOf(rows: JsonRow[], limit: number): string | null {
+  const last = rows.length > limit ? rows[limit - 1] : undefined;
+  if (last === undefined) return null;
+  const { createdAt, id } = JSON.parse(last.json) as { createdAt: string; id: string };
+  return encodeCursor({ createdAt, id });
 }
 
 /** The page's items as objects (the dashboard renders them; the API sends the text as it is). */
-export function pageItems<T>(page: JsonPage): T[] {
-  return JSON.parse(`[${page.items}]`) as T[];
+export function pageItems<T>(rows: JsonRow[], limit: number): T[] {
+  return rows.slice(0, limit).map((row) => JSON.parse(row.json) as T);
 }
 
-/**
- * The list body, assembled from the JSON text PostgreSQL produced. Repositories fetch limit + 1
- * rows: the extra row only tells whether a next page exists.
- */
-export function pageBody(page: JsonPage, limit: number): string {
-  const nextCursor = nextCursorOf(page, limit);
-  return `{"data":[${page.items}],"pagination":${JSON.stringify({ nextCursor, limit })}}`;
+/** The list body, assembled from the JSON text PostgreSQL produced. */
+export function pageBody(rows: JsonRow[], limit: number): string {
+  const nextCursor = nextCursorOf(rows, limit);
+  const items = rows.length > limit ? rows.slice(0, limit) : rows;
+  return `{"data":[${items.map((row) => row.json).join(',')}],"pagination":${JSON.stringify({ nextCursor, limit })}}`;
 }

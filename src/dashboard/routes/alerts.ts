@@ -76,7 +76,7 @@ export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
       states: STATES_OF[filter],
       watchId: watch?.id,
     });
-    const alerts = pageItems<AlertView>(page);
+    const alerts = pageItems<AlertView>(page, PAGE_SIZE);
     const base = `/alerts?state=${filter}${watch ? `&watch=${watch.id}` : ''}`;
     const next = nextCursorOf(page, PAGE_SIZE);
     const nextHref = next === null ? null : `${base}&cursor=${next}`;

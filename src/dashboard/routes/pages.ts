@@ -23,7 +23,7 @@ export function pageRoutes(app: FastifyInstance, s: DashboardServices) {
       s.accounts.listKeys(principal.userId),
       s.alerts.list(principal, { limit: 5, states: ['unread'] }),
     ]);
-    const latestUnread = pageItems<AlertView>(unreadRows);
+    const latestUnread = pageItems<AlertView>(unreadRows, 5);
     return sendPage(
       reply,
       homePage({

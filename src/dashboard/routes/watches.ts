@@ -132,7 +132,7 @@ export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
         plan: principal.plan,
         activeCount: await countActiveWatches(s.db, principal.ownerId),
         status,
-        watches: pageItems<WatchView>(page),
+        watches: pageItems<WatchView>(page, PAGE_SIZE),
         nextHref,
         notice,
       }),

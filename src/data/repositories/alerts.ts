@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import { type JsonPage, Params, pageSql } from './json-sql.ts';
+import { type JsonRow, Params } from './json-sql.ts';
 
 export type AlertState = 'unread' | 'read' | 'dismissed';
 
@@ -12,7 +12,7 @@ export type AlertListFilter = {
   limit: number;
 };
 
-export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Promise<JsonPage> {
+export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Promise<JsonRow[]> {
   const p = new Params();
   const where = [`a.owner_id = ${p.add(filter.ownerId)}`];
   if (filter.states && filter.states.length > 0) {
@@ -29,17 +29,15 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
       `(a.created_at, a.id) < (${p.add(filter.after.createdAt)}::timestamptz, ${p.add(filter.after.id)})`,
     );
   }
-  const rows = await db.query<JsonPage>(
-    pageSql({
-      columns: 'a.id, a.created_at, a.api_json AS json',
-      from: 'alerts a',
-      where: where.join(' AND '),
-      alias: 'a',
-      pageSize: p.add(filter.limit),
-    }),
+  // One more row than the page: it only tells whether a next page exists.
+  return db.query<JsonRow>(
+    `SELECT a.api_json AS json
+       FROM alerts a
+      WHERE ${where.join(' AND ')}
+      ORDER BY a.created_at DESC, a.id DESC
+      LIMIT ${p.add(filter.limit + 1)}`,
     p.values,
   );
-  return rows[0] as JsonPage;
 }
 
 export async function getAlertJson(db: Queryable, ownerId: string, id: string) {

@@ -28,44 +28,11 @@ export const WATCH_JSON = `json_build_object(
 )::text`;
 
 /**
- * One page of a list, as PostgreSQL returns it: the JSON of its items joined with commas (the inside
- * of the `data` array), how many rows were fetched (one more than the page when a next page
- * exists) and the keyset position of the page's last item, for the next cursor.
+ * One row of a list: the item's JSON. Lists fetch one row more than the page; the cursor is the
+ * (createdAt, id) of the page's last item, read back from its JSON (pagination.ts), so no column
+ * other than the JSON is formatted for every row.
  */
-export type JsonPage = {
-  items: string;
-  fetched: number;
-  lastId: string | null;
-  lastCreatedAt: string | null;
-};
-
-/**
- * A list query that answers a single JsonPage row. `columns` selects id, created_at (timestamptz)
- * and json from `from`; rows come newest first by (created_at, id), the keyset order of every list
- * (D4), page size + 1 of them (`pageSize` is the page size's placeholder). The row number is taken
- * in the index order, so numbering costs no sort. One text value instead of a row per item: the
- * driver decodes one string and Node joins nothing (about half the Node and PostgreSQL CPU of a
- * row per item; docs/benchmarks.md).
- */
-export function pageSql(q: {
-  columns: string;
-  from: string;
-  where: string;
-  alias: string;
-  pageSize: string;
-}): string {
-  const order = `${q.alias}.created_at DESC, ${q.alias}.id DESC`;
-  return `SELECT coalesce(string_agg(p.json, ',' ORDER BY p.n) FILTER (WHERE p.n <= ${q.pageSize}), '')
-                   AS items,
-                 count(*)::int AS fetched,
-                 max(p.id) FILTER (WHERE p.n = ${q.pageSize}) AS "lastId",
-                 max(${isoMs('p.created_at')}) FILTER (WHERE p.n = ${q.pageSize}) AS "lastCreatedAt"
-            FROM (SELECT ${q.columns}, row_number() OVER (ORDER BY ${order}) AS n
-                    FROM ${q.from}
-                   WHERE ${q.where}
-                   ORDER BY ${order}
-                   LIMIT ${q.pageSize}::int + 1) p`;
-}
+export type JsonRow = { json: string };
 
 // jsonb parameters are always sent as JSON text and cast with ::text::jsonb: postgres.js would
 // otherwise JSON-encode a string a second time, and PGlite would not.

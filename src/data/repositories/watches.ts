@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import { type JsonPage, Params, pageSql, WATCH_JSON } from './json-sql.ts';
+import { type JsonRow, Params, WATCH_JSON } from './json-sql.ts';
 
 export type WatchRow = {
   id: string;
@@ -21,7 +21,7 @@ export type WatchListFilter = {
   limit: number;
 };
 
-export async function listWatchesJson(db: Queryable, filter: WatchListFilter): Promise<JsonPage> {
+export async function listWatchesJson(db: Queryable, filter: WatchListFilter): Promise<JsonRow[]> {
   const p = new Params();
   const where = [`w.owner_id = ${p.add(filter.ownerId)}`];
   if (filter.watchType !== undefined) where.push(`w.watch_type = ${p.add(filter.watchType)}`);
@@ -31,17 +31,15 @@ export async function listWatchesJson(db: Queryable, filter: WatchListFilter): P
       `(w.created_at, w.id) < (${p.add(filter.after.createdAt)}::timestamptz, ${p.add(filter.after.id)})`,
     );
   }
-  const rows = await db.query<JsonPage>(
-    pageSql({
-      columns: `w.id, w.created_at, ${WATCH_JSON} AS json`,
-      from: 'watches w',
-      where: where.join(' AND '),
-      alias: 'w',
-      pageSize: p.add(filter.limit),
-    }),
+  // One more row than the page: it only tells whether a next page exists.
+  return db.query<JsonRow>(
+    `SELECT ${WATCH_JSON} AS json
+       FROM watches w
+      WHERE ${where.join(' AND ')}
+      ORDER BY w.created_at DESC, w.id DESC
+      LIMIT ${p.add(filter.limit + 1)}`,
     p.values,
   );
-  return rows[0] as JsonPage;
 }
 
 export async function getWatchJson(db: Queryable, ownerId: string, id: string) {
