@@ -53,6 +53,7 @@ export function instrument(inner: Db): InstrumentedDb {
       return rows;
     },
     exec: (script: string) => runner.exec(script),
+    copyFrom: (target: string, data: string) => runner.copyFrom(target, data),
   });
 
   const root = wrap(inner, { watchId: null });
@@ -60,6 +61,7 @@ export function instrument(inner: Db): InstrumentedDb {
     kind: inner.kind,
     query: root.query,
     exec: root.exec,
+    copyFrom: root.copyFrom,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const state = { watchId: null as string | null };
       const t0 = now();
@@ -72,6 +74,7 @@ export function instrument(inner: Db): InstrumentedDb {
             return wrapped.query<R>(text, params);
           },
           exec: wrapped.exec,
+          copyFrom: wrapped.copyFrom,
         });
       });
       const t1 = now();

@@ -1,5 +1,5 @@
 import type { RegisterRecord } from '../../register/record.ts';
-import type { Queryable } from '../db.ts';
+import { COPY_SPECIAL, copyNumberArray, copyTextArray, copyValue, type Queryable } from '../db.ts';
 
 /** One register record ready to store: the normalized fields plus its match keys. */
 export type MarkUpsert = RegisterRecord & {
@@ -17,58 +17,96 @@ export type MarkUpsert = RegisterRecord & {
 const IMPORT_LOCK = 72_002;
 
 /**
- * Inserts or updates a batch of records in one statement; an update takes a new change_seq so
- * incremental scans see it. The batch is passed as one JSON parameter (jsonb_to_recordset) because
- * rows carry arrays, which unnest() cannot take apart. Returns how many rows were new.
+ * The staging table of upsertMarks: one per session, emptied at every commit. The batch is
+ * COPY-ed into it, then moved into marks by one INSERT … ON CONFLICT (COPY cannot upsert).
+ */
+const STAGING = 'marks_import';
+const CREATE_STAGING = `CREATE TEMP TABLE IF NOT EXISTS ${STAGING} (
+  source_code text, external_id text, mark_text text, owner_name text, owner_country_code text,
+  jurisdiction text, designations text[], filed_at timestamptz, registered_at timestamptz,
+  expires_at timestamptz, status text, classes integer[], logo_url text, raw_payload jsonb,
+  norm_text text, compact_text text, compact_len smallint, tokens text[], sound_codes text[]
+) ON COMMIT DELETE ROWS`;
+const COLUMNS = `source_code, external_id, mark_text, owner_name, owner_country_code, jurisdiction,
+  designations, filed_at, registered_at, expires_at, status, classes, logo_url, raw_payload,
+  norm_text, compact_text, compact_len, tokens, sound_codes`;
+const UPSERT = `WITH written AS (
+  INSERT INTO marks AS m (${COLUMNS})
+  SELECT ${COLUMNS} FROM ${STAGING}
+  ON CONFLICT ON CONSTRAINT marks_source_external_key DO UPDATE SET
+    mark_text = excluded.mark_text,
+    owner_name = excluded.owner_name,
+    owner_country_code = excluded.owner_country_code,
+    jurisdiction = excluded.jurisdiction,
+    designations = excluded.designations,
+    filed_at = excluded.filed_at,
+    registered_at = excluded.registered_at,
+    expires_at = excluded.expires_at,
+    status = excluded.status,
+    classes = excluded.classes,
+    logo_url = excluded.logo_url,
+    raw_payload = excluded.raw_payload,
+    norm_text = excluded.norm_text,
+    compact_text = excluded.compact_text,
+    compact_len = excluded.compact_len,
+    tokens = excluded.tokens,
+    sound_codes = excluded.sound_codes,
+    change_seq = nextval('marks_change_seq'),
+    updated_at = now_ms()
+  RETURNING (xmax = 0) AS inserted
+)
+SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written FROM written`;
+
+/** The batch as upsertMarks sends it: COPY text rows of the staging table (exported for bench:scan). */
+export function markCopyRows(batch: readonly MarkUpsert[]): string {
+  let data = '';
+  for (const r of batch) data += copyRow(r);
+  return data;
+}
+
+/** One row of the staging table in COPY's text format (columns in the order of COLUMNS). */
+function copyRow(r: MarkUpsert): string {
+  // Nulls and values with a tab, newline, carriage return or backslash go through copyValue;
+  // dates, codes, numbers and the match keys never hold one, most texts neither.
+  const raw = JSON.stringify(r.rawPayload);
+  const plain = !COPY_SPECIAL.test(
+    r.externalId + r.markText + r.ownerName + r.status + raw + (r.logoUrl ?? ''),
+  );
+  const text = plain ? (v: string) => v : copyValue;
+  return `${text(r.sourceCode)}\t${text(r.externalId)}\t${text(r.markText)}\t${text(r.ownerName)}\t${text(
+    r.ownerCountryCode,
+  )}\t${text(r.jurisdiction)}\t${copyTextArray(r.designations)}\t${r.filedAt}\t${copyValue(
+    r.registeredAt,
+  )}\t${copyValue(r.expiresAt)}\t${text(r.status)}\t${copyNumberArray(r.classes)}\t${copyValue(
+    r.logoUrl,
+  )}\t${text(raw)}\t${copyValue(r.normText)}\t${copyValue(r.compactText)}\t${r.compactLength}\t${copyTextArray(
+    r.tokens,
+  )}\t${copyTextArray(r.soundCodes)}\n`;
+}
+
+/**
+ * Inserts or updates a batch of records (distinct externalIds) in the transaction `tx`; an update
+ * takes a new change_seq so incremental scans see it. The rows are COPY-ed into a temporary
+ * staging table and upserted from there in one statement: PostgreSQL spent ~25 us per row parsing
+ * the earlier single JSON parameter (jsonb_to_recordset), ~12 us this way. Returns how many rows
+ * were new and how many updated.
  */
 export async function upsertMarks(
   tx: Queryable,
-  batch: MarkUpsert[],
+  batch: readonly MarkUpsert[],
 ): Promise<{ inserted: number; updated: number }> {
   if (batch.length === 0) return { inserted: 0, updated: 0 };
-  // Serialise imports so change_seq values commit in increasing order (see 002_register_mirror.sql).
-  await tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
-  const rows = await tx.query<{ inserted: boolean }>(
-    `INSERT INTO marks AS m (source_code, external_id, mark_text, owner_name, owner_country_code,
-                        jurisdiction, designations, filed_at, registered_at, expires_at, status,
-                        classes, logo_url, raw_payload, norm_text, compact_text, compact_len, tokens,
-                        sound_codes)
-     SELECT r."sourceCode", r."externalId", r."markText", r."ownerName", r."ownerCountryCode",
-            r.jurisdiction, r.designations, r."filedAt", r."registeredAt", r."expiresAt", r.status,
-            r.classes, r."logoUrl", r."rawPayload", r."normText", r."compactText", r."compactLength",
-            r.tokens, r."soundCodes"
-       FROM jsonb_to_recordset($1::text::jsonb) AS r(
-              "sourceCode" text, "externalId" text, "markText" text, "ownerName" text,
-              "ownerCountryCode" text, jurisdiction text, designations text[],
-              "filedAt" timestamptz, "registeredAt" timestamptz, "expiresAt" timestamptz,
-              status text, classes integer[], "logoUrl" text, "rawPayload" jsonb,
-              "normText" text, "compactText" text, "compactLength" smallint, tokens text[],
-              "soundCodes" text[])
-     ON CONFLICT ON CONSTRAINT marks_source_external_key DO UPDATE SET
-       mark_text = excluded.mark_text,
-       owner_name = excluded.owner_name,
-       owner_country_code = excluded.owner_country_code,
-       jurisdiction = excluded.jurisdiction,
-       designations = excluded.designations,
-       filed_at = excluded.filed_at,
-       registered_at = excluded.registered_at,
-       expires_at = excluded.expires_at,
-       status = excluded.status,
-       classes = excluded.classes,
-       logo_url = excluded.logo_url,
-       raw_payload = excluded.raw_payload,
-       norm_text = excluded.norm_text,
-       compact_text = excluded.compact_text,
-       compact_len = excluded.compact_len,
-       tokens = excluded.tokens,
-       sound_codes = excluded.sound_codes,
-       change_seq = nextval('marks_change_seq'),
-       updated_at = now_ms()
-     RETURNING (xmax = 0) AS inserted`,
-    [JSON.stringify(batch)],
-  );
-  const inserted = rows.filter((r) => r.inserted).length;
-  return { inserted, updated: rows.length - inserted };
+  const data = markCopyRows(batch);
+  await tx.exec(CREATE_STAGING);
+  await tx.copyFrom(`${STAGING} (${COLUMNS})`, data);
+  // Serialise imports so change_seq values commit in increasing order (see 002_register_mirror.sql):
+  // held from the first nextval to the commit. The two statements are sent together.
+  const [, rows] = await Promise.all([
+    tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]),
+    tx.query<{ inserted: number; written: number }>(UPSERT),
+  ]);
+  const inserted = rows[0]?.inserted ?? 0;
+  return { inserted, updated: (rows[0]?.written ?? 0) - inserted };
 }
 
 export async function countMarks(db: Queryable): Promise<number> {
