@@ -424,7 +424,12 @@ export const PHONETIC_MIN_LENGTH = 4;
  * Double Metaphone reads two respellings of one sound differently (CLIPFRESH / CLYPPHRESH).
  */
 export function wholeMarkPhoneticCodes(letters: string): string[] {
-  return [...new Set([...metaphoneCodes(letters), ...metaphoneCodes(phoneticSkeleton(letters))])];
+  const codes = metaphoneCodes(letters);
+  const skeleton = phoneticSkeleton(letters);
+  // A third of marks are their own skeleton: one Double Metaphone run is enough.
+  if (skeleton === letters) return codes;
+  for (const c of metaphoneCodes(skeleton)) if (!codes.includes(c)) codes.push(c);
+  return codes;
 }
 
 /** The keys to store for one register record's mark text. */

@@ -25,8 +25,22 @@ export type ImportOptions = {
 
 export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
   const keys = matchKeys(record.markText);
+  // Spelt out rather than spread: `{ ...record }` cost ~14 us per record (V8's generic copy of a
+  // 13-property object), more than computing the match keys.
   return {
-    ...record,
+    externalId: record.externalId,
+    markText: record.markText,
+    ownerName: record.ownerName,
+    ownerCountryCode: record.ownerCountryCode,
+    jurisdiction: record.jurisdiction,
+    designations: record.designations,
+    filedAt: record.filedAt,
+    registeredAt: record.registeredAt,
+    expiresAt: record.expiresAt,
+    status: record.status,
+    classes: record.classes,
+    logoUrl: record.logoUrl,
+    rawPayload: record.rawPayload,
     sourceCode: MIRROR_SOURCE,
     normText: keys.normalized,
     compactText: keys.compact,
@@ -35,6 +49,16 @@ export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
     soundCodes: keys.soundCodes,
   };
 }
+
+/**
+ * While a batch is being written, the loop below lets I/O callbacks run every this many records.
+ * Records buffered in the file stream are handed over in microtasks only, so without this the
+ * driver would see the in-flight transaction's replies (BEGIN, COPY, upsert, COMMIT: one round
+ * trip each) only when the next 64 KiB chunk is read, ~200 records later, and the database would
+ * sit idle between them.
+ */
+const YIELD_EVERY = 64;
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Streams register files into the mirror in batches, one transaction per batch: memory stays flat
@@ -97,6 +121,7 @@ export async function importRecordFiles(
             const upsert = toMarkUpsert(item.record);
             batch.set(upsert.externalId, upsert);
             if (batch.size >= batchSize) await flush();
+            else if (inFlight !== null && batch.size % YIELD_EVERY === 0) await yieldToIo();
           } else if ('error' in item) {
             report({ file: item.file, line: item.line, message: item.error });
           } else {

@@ -36,12 +36,31 @@ const MAX_TEXT = 1000;
 const ISO_RE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * The common case of toIsoInstant, a plain `YYYY-MM-DD`, without Date objects (which cost ~2 µs
+ * per date on an import of millions): the same calendar check (proleptic Gregorian) and output.
+ * Years 0-99 are refused as the general path refuses them (Date.UTC reads them as 1900-1999).
+ */
+function dateOnlyInstant(value: string): string | null {
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  if (year < 100 || month < 1 || month > 12 || day < 1) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number);
+  return day <= days ? `${value}T00:00:00.000Z` : null;
+}
+
 /**
  * `2024-09-24` → `2024-09-24T00:00:00.000Z`; a date-time is converted to UTC. A date-time
  * without an offset is read as UTC (registers publish dates, not local times). Returns null for
  * anything that is not a real calendar date and time.
  */
 export function toIsoInstant(value: string): string | null {
+  if (value.length === 10 && DATE_ONLY.test(value)) return dateOnlyInstant(value);
   const m = ISO_RE.exec(value.trim());
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', offset = 'Z'] = m;

@@ -436,6 +436,20 @@ describe('record schema', () => {
     );
   });
 
+  test('a plain date reads the same calendar as a date-time at midnight (leap years, month ends)', () => {
+    // Plain dates take a fast path without Date objects; the date-time form takes the general one.
+    for (const year of ['0099', '0100', '1900', '1996', '2000', '2023', '2024', '2100', '9999']) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) {
+          const date = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+          assert.equal(toIsoInstant(date), toIsoInstant(`${date}T00:00`), date);
+        }
+      }
+    }
+    assert.equal(toIsoInstant('2024-02-29'), '2024-02-29T00:00:00.000Z');
+    assert.equal(toIsoInstant('2023-02-29'), null);
+  });
+
   test('codes are accepted in any case and stored upper-case', () => {
     const result = parseRegisterRecord({
       externalId: 'WO500000001701234',
