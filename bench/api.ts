@@ -94,18 +94,30 @@ const FINDINGS = `What was found and tried (issue 2; before → after, same mach
   the read path now spells the expression out (\`isoMs\` in json-sql.ts).
 - Together, CPU per request (server + PostgreSQL, ms): GET /alerts 1.78 + 4.74 → 0.95 + 2.09,
   GET /watches/{id} 0.61 + 1.16 → 0.25 + 0.15, PATCH /alerts 0.79 + 1.93 → 0.35 + 0.41.
-- Where GET /alerts?limit=50 still spends its time: PostgreSQL building 51 JSON objects (about
-  half of its CPU in json_build_object and its per-argument type lookups, a fifth in the 51 index
-  lookups of the hits, a tenth in to_char), then Node writing the 60 KB body and parsing 51 rows.
-  Neither \`row_to_json\` nor hand-built JSON text was cheaper. Meeting the 35% target needs
-  roughly a third of today's database work per page, e.g. storing each hit's JSON (hits do not
-  change) when it is recorded instead of rebuilding it on every read.
+- GET /alerts?limit=50 used to spend two thirds of its database time building 51 JSON objects
+  (json_build_object and its per-argument type lookups about half, the 51 index lookups of the
+  hits a fifth, to_char a tenth). Each alert's JSON is now stored on its row and rebuilt by a
+  trigger on every write (migration 004: hits never change, an alert changes only through an
+  UPDATE of its row); the list reads one column. PostgreSQL CPU per request 1.44 → 0.32 ms.
+- Tried and dropped: the whole page as one text value (string_agg, with row_number() for the
+  cursor) to spare the driver 51 rows. pgbench and this benchmark agreed that it cost PostgreSQL
+  more (0.52-0.58 ms per request against 0.34-0.36), for little gain in Node. What did cost per row
+  was formatting created_at for the cursor (to_char, ~3 µs a call): rows now carry only their
+  JSON and the cursor is read from the page's last item (0.28-0.33 ms).
 - postgres.js 3.4.9 slows down while its pool stays saturated (more queries than connections):
   its connection queue (\`src/queue.js\`) never shrinks until it empties and \`remove()\` scans
   it, so the cost grows with every query (a bare \`SELECT 1\` loop, 50 concurrent on 10
   connections, falls from 15,000 to 4,000 queries/s within 40 s, 60% of its CPU in \`remove\`).
-  Not fixed here; capping in-flight queries at the pool size in front of postgres.js removed it
-  (GET /watches/{id}: 2,442 → 3,188 req/s in an A/B run).
+  Statements outside transactions now wait in p-limit, at most pool-size at a time
+  (\`src/data/db.ts\`); \`remove\` was 7-23% of the server's profile before.
+- Where the time goes now: the server process, ~0.45-0.65 ms of CPU per GET /alerts against
+  ~0.07 for the bare route. Of that, the fixed cost of an authenticated request (GET
+  /watches/{id}, 0.25-0.30 ms: the key lookup and the route's query through postgres.js, Fastify's
+  hooks, Zod) and, for the list, receiving 60 KB as 51 rows and writing it out again (measured
+  alone: decoding, joining and re-encoding 50 KB per request costs ~55 µs more than sending a
+  prebuilt string), plus the garbage collector. The 35% target allows ~0.45 ms of CPU per
+  request for server, PostgreSQL and load generator together on 2 cores: below the fixed cost of
+  one authenticated request with two database round trips here.
 - The key lookup is a second query on every request. An in-process key cache would remove it
   (measured: half the database work of GET /watches/{id}) but cannot honour "revocation takes
   effect on the very next request", so it was not adopted.
