@@ -46,7 +46,10 @@ import {
 } from '../src/matching/decide.ts';
 import { importRecordFiles } from '../src/register/import.ts';
 import { createScanner } from '../src/scan/scanner.ts';
-import { bandThreshold } from '../src/scan/sources/global-trademark-database.ts';
+import {
+  bandThreshold,
+  CANDIDATE_SETTINGS,
+} from '../src/scan/sources/global-trademark-database.ts';
 import {
   type BaselineWatch,
   naiveScorer,
@@ -273,11 +276,7 @@ async function openBackend(backend: Backend): Promise<Db> {
 /** EXPLAIN ANALYZE of a candidate query as the scanner ran it (same SQL, parameters, threshold). */
 async function explain(db: Db, timing: WatchTiming, threshold: number): Promise<string> {
   const rows = await db.transaction(async (tx) => {
-    await tx.query(
-      `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
-              set_config('pg_trgm.similarity_threshold', $1, true)`,
-      [String(threshold)],
-    );
+    await tx.query(CANDIDATE_SETTINGS, [String(threshold)]);
     return tx.query<Record<string, string>>(
       `EXPLAIN (ANALYZE, BUFFERS) ${timing.candidateSql}`,
       timing.candidateParams,

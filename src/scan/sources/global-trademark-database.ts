@@ -303,6 +303,19 @@ function matchChanged(set: ChangedRecords, watch: PreparedWatch): number[] {
 }
 
 /**
+ * Settings of the candidate query's transaction; `$1` is the band's trigram threshold. A custom
+ * plan for every execution (see findCandidates). No JIT and no parallel workers: the query reads
+ * a few hundred rows at most, but the planner's estimate for `tokens &&` grows with the number of
+ * keys sent (a brand of 4-7 characters sends ~380 one-edit keys: estimated 75,000 rows for 69
+ * read), and above jit_above_cost it compiled the query (80 ms) and started two workers for
+ * 2 ms of index work.
+ */
+export const CANDIDATE_SETTINGS = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
+  set_config('jit', 'off', true),
+  set_config('max_parallel_workers_per_gather', '0', true),
+  set_config('pg_trgm.similarity_threshold', $1, true)`;
+
+/**
  * The register mirror (table marks) as the `global_trademark_database` source. Candidates are
  * records sharing a Nice class, possibly covering a watched territory, and any of the watch's
  * search keys, each served by a GIN index (see 002_register_mirror.sql and docs/matching.md):
@@ -361,11 +374,7 @@ export const globalTrademarkDatabase: SourceAdapter = {
     // sequence range or the keys, so it scans the change_seq index over the whole mirror
     // (seconds on a million records) instead of combining the GIN indexes.
     return db.transaction(async (tx) => {
-      await tx.query(
-        `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
-                set_config('pg_trgm.similarity_threshold', $1, true)`,
-        [String(keys.useTrigram ? bandThreshold(watch) : 0.3)],
-      );
+      await tx.query(CANDIDATE_SETTINGS, [String(keys.useTrigram ? bandThreshold(watch) : 0.3)]);
       return tx.query<CandidateRecord>(sql, params);
     });
   },
