@@ -17,7 +17,11 @@ import { type Clock, systemClock } from './domain/clock.ts';
 import { ApiError } from './domain/errors.ts';
 import { createWatchService } from './domain/watches.ts';
 import { apiAuthentication } from './http/authenticate.ts';
-import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  registerErrorHandling,
+} from './http/error-handler.ts';
 import { useStrictJsonBodies } from './http/json-body.ts';
 import { openApiInfo } from './http/openapi-info.ts';
 import type { RateLimitStore } from './http/rate-limit/store.ts';
@@ -55,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     frameworkErrors,
+    clientErrorHandler,
     // Past find-my-way's default of 100 characters a path parameter is a routing error (a 500 if
     // nothing maps it). An over-long id must go through the pipeline like any other malformed id:
     // authentication first, then 404 (D1). Node's own header limit (16 KiB) bounds the URL.

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'unsupported_media_type'
   | 'payload_too_large'
+  | 'headers_too_large'
+  | 'request_timeout'
   | 'rate_limited'
   | 'conflict'
   | 'unavailable'
@@ -26,8 +28,10 @@ const WIRE: Record<ErrorCode, { status: number; code: string }> = {
   not_found: { status: 404, code: 'not_found' },
   method_not_allowed: { status: 405, code: 'method_not_allowed' },
   conflict: { status: 409, code: 'conflict' },
+  request_timeout: { status: 408, code: 'request_timeout' },
   payload_too_large: { status: 413, code: 'payload_too_large' },
   unsupported_media_type: { status: 415, code: 'unsupported_media_type' },
+  headers_too_large: { status: 431, code: 'headers_too_large' },
   malformed_request: { status: 400, code: 'validation_error' },
   validation_error: { status: 422, code: 'validation_error' },
   rate_limited: { status: 429, code: 'rate_limited' },

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError } from '../domain/errors.ts';
@@ -66,6 +69,36 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   const apiError = toApiError(error);
   if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
   return sendError(reply, apiError);
+}
+
+/**
+ * Requests Node's HTTP parser rejects before Fastify sees a request: headers (or the URL) beyond
+ * Node's 16 KiB, a request line that is not HTTP, a client too slow to send its headers. They
+ * get the envelope too (instead of Fastify's own body) and a request id, then the connection
+ * closes: after a parse error the rest of the stream cannot be trusted. Passed to Fastify as its
+ * `clientErrorHandler` option.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex) {
+  // The client went away: nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('headers_too_large', 'The request headers and URL may be at most 16 KiB.')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError('request_timeout', 'The request was not received in time.')
+        : new ApiError('malformed_request', 'The request is not valid HTTP/1.1.');
+  const body = JSON.stringify({ error: { code: apiError.wireCode, message: apiError.message } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: req_${randomUUID().replaceAll('-', '')}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy();
 }
 
 /**

@@ -69,7 +69,7 @@ export const ErrorSchema = z
     error: z.object({
       code: z.string().meta({
         description:
-          'unauthenticated, forbidden, not_found, validation_error, method_not_allowed, unsupported_media_type, payload_too_large, rate_limited, internal. Treat unknown codes as internal.',
+          'unauthenticated, forbidden, not_found, validation_error, method_not_allowed, unsupported_media_type, payload_too_large, headers_too_large (431), request_timeout (408), rate_limited, unavailable (503), internal. Treat unknown codes as internal.',
       }),
       message: z.string(),
       details: z.unknown().optional(),

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { assertError, createWatch } from '../helpers/api.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
@@ -322,6 +323,38 @@ describe('request pipeline: routing, bodies, precedence and the error envelope',
         assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
         assert.equal(res.body.error.upgradeUrl, undefined, 'upgradeUrl only on a 402');
       }
+    });
+
+    // Rejected by Node's HTTP parser, before Fastify has a request: still the envelope.
+    it('a request Node cannot parse answers the envelope: 431 for oversized headers, 400 for a bad request line', async () => {
+      const raw = (text: string) =>
+        new Promise<string>((resolve, reject) => {
+          const url = new URL(server.baseUrl);
+          const socket = connect(Number(url.port), url.hostname, () => socket.end(text));
+          let answer = '';
+          socket.setEncoding('utf8');
+          socket.on('data', (chunk) => {
+            answer += chunk;
+          });
+          socket.on('close', () => resolve(answer));
+          socket.on('error', reject);
+        });
+      const parse = (answer: string) => {
+        const [head = '', body = ''] = answer.split('\r\n\r\n');
+        return { status: Number(head.split(' ')[1]), head, body: JSON.parse(body) };
+      };
+      const huge = parse(
+        await raw(`GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      );
+      assert.equal(huge.status, 431);
+      assert.deepEqual(Object.keys(huge.body), ['error']);
+      assert.equal(huge.body.error.code, 'headers_too_large');
+      assert.match(huge.head, /content-type: application\/json/i);
+      assert.match(huge.head, /x-request-id: req_[0-9a-f]{32}/i);
+      const garbage = parse(await raw('NOT HTTP AT ALL\r\n\r\n'));
+      assert.equal(garbage.status, 400);
+      assert.equal(garbage.body.error.code, 'validation_error');
+      assert.equal(typeof garbage.body.error.message, 'string');
     });
 
     it('a success body carries data and no error key', async () => {
