@@ -31,7 +31,13 @@ import {
   prepareWatch,
   type RecordInput,
 } from '../src/matching/decide.ts';
-import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
+import {
+  analyzeMark,
+  type MatchKeys,
+  matchKeys,
+  ONE_EDIT_MAX_LENGTH,
+  ONE_EDIT_MIN_LENGTH,
+} from '../src/matching/normalize.ts';
 import { trigramSimilarity, trigrams } from '../src/matching/similarity.ts';
 import { bandLengths, bandThreshold } from '../src/scan/sources/global-trademark-database.ts';
 
@@ -121,7 +127,7 @@ let candidatesRetrieved = 0;
 
 /**
  * The candidate query of src/scan/sources/global-trademark-database.ts, branch by branch: tokens
- * overlap, whole-mark sound codes overlap, or (brands of 8+ characters) the two-edit band: record
+ * overlap, compact text of 4-8 characters among the one-edit variants, whole-mark sound codes overlap, or (brands of 8+ characters) the two-edit band: record
  * length within the band and pg_trgm similarity at the band's threshold.
  */
 const searchTokens = new WeakMap<PreparedWatch, Set<string>>();
@@ -133,6 +139,10 @@ function retrieved(p: PreparedWatch, k: MatchKeys, recordTrigrams: Set<string> |
     searchTokens.set(p, tokenSet);
   }
   if (k.tokens.some((t) => tokenSet.has(t))) return true;
+  const len = k.compact.length;
+  if (len >= ONE_EDIT_MIN_LENGTH && len <= ONE_EDIT_MAX_LENGTH && s.oneEdit.includes(k.compact)) {
+    return true;
+  }
   if (k.soundCodes.some((c) => s.phonetic.includes(c))) return true;
   if (s.useTrigram) {
     const { low, high } = bandLengths(s.compact.length);

@@ -15,6 +15,7 @@ import {
   type MarkAnalysis,
   ONE_EDIT_MIN_LENGTH,
   oneEditSearchKeys,
+  oneEditVariants,
   PHONETIC_MIN_LENGTH,
   wholeMarkPhoneticCodes,
 } from './normalize.ts';
@@ -94,6 +95,11 @@ export interface SearchKeys {
   compact: string;
   /** `tokens && $tokens`. */
   tokens: string[];
+  /**
+   * `compact_len BETWEEN 4 AND 8 AND compact_text = ANY($oneEdit)`: the compact texts one edit away
+   * from a brand of 4 to 8 characters (oneEditVariants); empty otherwise.
+   */
+  oneEdit: string[];
   /** `sound_codes && $phonetic`: the brand's whole-mark codes (empty below 4 letters). */
   phonetic: string[];
   /** Whether the query needs `compact_text % $compact` (brands of 8+ characters). */
@@ -171,7 +177,14 @@ export function prepareWatch(watch: WatchInput): PreparedWatch {
     skeleton: phoneticSkeleton(brand.letters),
     codes,
     trigramSet: trigrams(brand.compact),
-    search: { compact: '', tokens: [], phonetic: [], useTrigram: false, trigramThreshold: 0 },
+    search: {
+      compact: '',
+      tokens: [],
+      oneEdit: [],
+      phonetic: [],
+      useTrigram: false,
+      trigramThreshold: 0,
+    },
   };
   prepared.search = buildSearchKeys(prepared);
   return prepared;
@@ -197,12 +210,14 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
   }
   // contained_in_brand: the record's compact text is a run of brand words.
   for (const key of p.runs.keys()) t.add(key);
-  // edit_distance, one-edit band: the texts one edit away (see oneEditSearchKeys).
+  // edit_distance, one-edit band: the neighbourhood of records that are not Latin capitals only;
+  // the others are found by their compact text among oneEdit (see oneEditRecordKeys).
   for (const k of oneEditSearchKeys(b)) t.add(k);
   const useTrigram = b.length >= TWO_EDITS_MIN_LENGTH;
   return {
     compact: b,
     tokens: [...t],
+    oneEdit: oneEditVariants(b),
     phonetic: [...p.codes],
     useTrigram,
     trigramThreshold: useTrigram ? trigramThreshold(b.length) : 0,

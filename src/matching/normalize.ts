@@ -332,44 +332,54 @@ export const ONE_EDIT_MAX_LENGTH = 8;
 /** Marker of the one-edit entries in `tokens`, so that they never meet words or stems. */
 export const DELETION_KEY_PREFIX = '~';
 
-/** Compact texts of capital Latin letters only: their one-edit key is the text alone. */
+/** Compact texts of capital Latin letters only: found by their compact text alone. */
 const LATIN_LETTERS = /^[A-Z]+$/;
-/** The letters the watch side substitutes and inserts (see oneEditSearchKeys). */
+/** The letters the watch side substitutes and inserts (see oneEditVariants). */
 const EDIT_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /**
- * The record side of the one-edit rule, for a compact text of 4 to 8 characters (none otherwise).
+ * The one-edit keys a record stores in `tokens`, for a compact text of 4 to 8 characters.
  *
- * A text of Latin capitals (most marks) stores one key, `~` + itself; the watch sends every text
- * one edit away from its brand spelt with those letters (oneEditSearchKeys), which includes it.
- * Any other text (with digits, or letters outside A-Z) stores its whole one-deletion
- * neighbourhood, `~` + itself and each single-character deletion, and meets the watch's own
- * neighbourhood: two texts one edit apart share a deletion (substitution or swap: delete that
- * position on both sides; insertion or deletion: one is a deletion of the other).
- * Storing the neighbourhood for every record cost ~5 index entries per short mark; moving the
- * expansion to the query, which runs once per watch, leaves one.
+ * A text of Latin capitals (most marks) stores none: it is found by its compact text, which the
+ * watch compares with every text one edit away from its brand spelt with those letters
+ * (oneEditVariants; a btree on compact_text for 4-8 characters serves it). Any other text (with
+ * digits, or letters outside A-Z) stores its one-deletion neighbourhood, `~` + itself and each
+ * single-character deletion, which meets the watch's own (oneEditSearchKeys): two texts one edit
+ * apart share a deletion (substitution or swap: delete that position on both sides; insertion or
+ * deletion: one is a deletion of the other). Storing the neighbourhood for every record cost ~5
+ * index entries per short mark; the expansion now happens once per watch instead.
  */
 export function oneEditRecordKeys(compact: string): string[] {
   const len = compact.length;
-  if (len < ONE_EDIT_MIN_LENGTH || len > ONE_EDIT_MAX_LENGTH) return [];
-  const own = DELETION_KEY_PREFIX + compact;
-  if (LATIN_LETTERS.test(compact)) return [own];
-  return [own, ...deletions(compact).map((d) => DELETION_KEY_PREFIX + d)];
+  if (len < ONE_EDIT_MIN_LENGTH || len > ONE_EDIT_MAX_LENGTH || LATIN_LETTERS.test(compact)) {
+    return [];
+  }
+  return [DELETION_KEY_PREFIX + compact, ...deletions(compact).map((d) => DELETION_KEY_PREFIX + d)];
 }
 
 /**
- * The watch side of the one-edit rule for a brand's compact text of 4 to 8 characters: `~` + the
- * brand, its one-deletion neighbourhood (meets records of other characters, see
- * oneEditRecordKeys), and, when the brand has at most 7 characters, every swap of two neighbours
- * and every substitution and insertion of a letter A-Z (meets Latin-letter records by their single
- * key). A record one edit away is either in that list (its new character, if any, is A-Z) or not
- * Latin letters only. At 8 characters only records of 7 qualify: deletions. About 380 keys for 7
- * characters, one index lookup each.
+ * The watch's `tokens` for the one-edit rule, brand of 4 to 8 characters: `~` + the brand and its
+ * one-deletion neighbourhood, which meets the neighbourhood of records that are not Latin capitals
+ * only (oneEditRecordKeys).
  */
 export function oneEditSearchKeys(brand: string): string[] {
   const len = brand.length;
   if (len < ONE_EDIT_MIN_LENGTH || len > ONE_EDIT_MAX_LENGTH) return [];
-  const out = new Set<string>([brand, ...deletions(brand)]);
+  return [brand, ...deletions(brand)].map((k) => DELETION_KEY_PREFIX + k);
+}
+
+/**
+ * The compact texts of 4 to 8 characters one edit away from a brand of 4 to 8 characters, spelt
+ * with its own characters and A-Z: deletions, and when the brand has at most 7 characters every
+ * swap of two neighbours and every substitution and insertion of a letter A-Z (at 8 characters
+ * only records of 7 qualify). A Latin-capital record one edit away is in this list (its new
+ * character, if any, is A-Z); any other is found by oneEditSearchKeys. About 380 texts for 7
+ * characters, looked up in a btree.
+ */
+export function oneEditVariants(brand: string): string[] {
+  const len = brand.length;
+  if (len < ONE_EDIT_MIN_LENGTH || len > ONE_EDIT_MAX_LENGTH) return [];
+  const out = new Set<string>(deletions(brand));
   if (len < ONE_EDIT_MAX_LENGTH) {
     for (let i = 0; i + 1 < len; i++) {
       out.add(brand.slice(0, i) + brand.charAt(i + 1) + brand.charAt(i) + brand.slice(i + 2));
@@ -382,17 +392,19 @@ export function oneEditSearchKeys(brand: string): string[] {
       }
     }
   }
-  return [...out].map((k) => DELETION_KEY_PREFIX + k);
+  out.delete(brand);
+  return [...out].filter((v) => v.length >= ONE_EDIT_MIN_LENGTH);
 }
 
 /**
  * Version of the stored keys. Bump it whenever normalization, folding, the word lists or the key
  * layout change: stored rows with another version must be re-keyed (matchKeys) before a scan,
- * unless their keys are a superset of the new ones. Version 1 rows are: they hold the deletion
- * neighbourhood of every text of 4 to 8 characters (version 2 only for texts that are not Latin
- * letters) and per-word affix stems that no rule needs, so a version 2 search finds them all.
+ * unless their keys are a superset of the new ones. Versions 1 and 2 rows are: they hold the
+ * deletion neighbourhood (version 2: `~` + the text) of every text of 4 to 8 characters (version 3
+ * only for texts that are not Latin capitals) and, version 1, per-word affix stems that no rule
+ * needs, so a version 3 search finds them all.
  */
-export const MATCH_KEYS_VERSION = 2;
+export const MATCH_KEYS_VERSION = 3;
 
 /** Keys stored per register record (columns norm_text, compact_text, tokens, sound_codes). */
 export interface MatchKeys {
@@ -403,8 +415,8 @@ export interface MatchKeys {
   /**
    * tokens text[]: the compact text, its look-alike form (L family merged) and its unfolded form;
    * folded words; runs of 2 and 3 adjacent words joined (fewer than all); affix stems of the
-   * compact text; and, for a compact text of 4 to 8 characters, its one-edit keys
-   * (oneEditRecordKeys: `~` + the text, plus its deletions unless it is Latin letters only).
+   * compact text; and, for a compact text of 4 to 8 characters that is not Latin capitals only,
+   * its one-deletion neighbourhood prefixed with `~` (oneEditRecordKeys).
    */
   tokens: string[];
   /**

@@ -2,6 +2,7 @@ import type { Db } from '../../data/db.ts';
 import { highestChangeSeq } from '../../data/repositories/marks.ts';
 import { coverageSearch } from '../../matching/coverage.ts';
 import { type PreparedWatch, TWO_EDITS_MIN_LENGTH } from '../../matching/decide.ts';
+import { ONE_EDIT_MAX_LENGTH, ONE_EDIT_MIN_LENGTH } from '../../matching/normalize.ts';
 import { trigrams } from '../../matching/similarity.ts';
 import { MIRROR_SOURCE } from '../../register/import.ts';
 import type { CandidateRecord, SeqRange, SourceAdapter } from './source-adapter.ts';
@@ -86,9 +87,9 @@ function bandBranches(length: number, param: string): string[] {
  * the new one): the range's keys are read once per process and indexed in memory, each watch's
  * keys are matched there, and only the matching records are read in full. This replaces, per
  * watch, ~7 ms of GIN scans over the whole mirror (the trigram buckets cannot be narrowed to a
- * range) by well under a millisecond. The matching is the candidate query's own (tokens,
- * whole-mark codes, the two-edit band with the rule's exact trigram similarity, class and
- * territory prefilter), and the final read re-checks the range, so a record changed again since is
+ * range) by well under a millisecond. The matching is the candidate query's own (tokens, compact
+ * texts one edit away, whole-mark codes, the two-edit band with the rule's exact trigram
+ * similarity, class and territory prefilter), and the final read re-checks the range, so a record changed again since is
  * left to the scan that covers its new sequence value, as in SQL. Ranges above RANGE_MAX_ROWS
  * values, and full scans, query the indexes directly.
  */
@@ -113,6 +114,8 @@ type ChangedRecords = {
   jurisdiction: string[];
   designations: readonly string[][];
   tokens: Float64Array;
+  /** Compact texts of 4 to 8 characters (the one-edit branch). */
+  compacts: Float64Array;
   sounds: Float64Array;
   trigrams: Float64Array;
 };
@@ -189,10 +192,12 @@ async function loadChanged(db: Db, range: SeqRange): Promise<ChangedRecords> {
     jurisdiction: new Array<string>(n),
     designations: new Array<string[]>(n),
     tokens: new Float64Array(0),
+    compacts: new Float64Array(0),
     sounds: new Float64Array(0),
     trigrams: new Float64Array(0),
   };
   const tokens: number[] = [];
+  const compacts: number[] = [];
   const sounds: number[] = [];
   const grams: number[] = [];
   const designations = set.designations as string[][];
@@ -203,6 +208,9 @@ async function loadChanged(db: Db, range: SeqRange): Promise<ChangedRecords> {
     set.jurisdiction[i] = r.jurisdiction;
     designations[i] = r.designations.length === 0 ? NO_DESIGNATIONS : r.designations;
     for (const t of r.tokens) tokens.push(hashKey(t) * RECORD_SLOTS + i);
+    if (r.len >= ONE_EDIT_MIN_LENGTH && r.len <= ONE_EDIT_MAX_LENGTH) {
+      compacts.push(hashKey(r.compact) * RECORD_SLOTS + i);
+    }
     for (const c of r.sound) sounds.push(hashKey(c) * RECORD_SLOTS + i);
     if (r.len >= TWO_EDITS_MIN_LENGTH) {
       const own = trigrams(r.compact);
@@ -211,6 +219,7 @@ async function loadChanged(db: Db, range: SeqRange): Promise<ChangedRecords> {
     }
   });
   set.tokens = postings(tokens);
+  set.compacts = postings(compacts);
   set.sounds = postings(sounds);
   set.trigrams = postings(grams);
   return set;
@@ -261,6 +270,7 @@ function matchChanged(set: ChangedRecords, watch: PreparedWatch): number[] {
   const picked = new Set<number>();
   const pick = (index: number) => picked.add(index);
   for (const t of keys.tokens) eachPosting(set.tokens, t, pick);
+  for (const v of keys.oneEdit) eachPosting(set.compacts, v, pick);
   for (const c of keys.phonetic) eachPosting(set.sounds, c, pick);
   if (keys.useTrigram) {
     // The two-edit band: lengths within 2, both 8+, and the trigram similarity of the SQL search
@@ -318,8 +328,8 @@ export const CANDIDATE_SETTINGS = `SELECT set_config('plan_cache_mode', 'force_c
 /**
  * The register mirror (table marks) as the `global_trademark_database` source. Candidates are
  * records sharing a Nice class, possibly covering a watched territory, and any of the watch's
- * search keys, each served by a GIN index (see 002_register_mirror.sql and docs/matching.md):
- * tokens; whole-mark phonetic codes; and, for brands of 8+ characters, trigram similarity of the
+ * search keys, each served by an index (see 002_register_mirror.sql, 006_one_edit_index.sql and
+ * docs/matching.md): tokens; compact texts one edit away; whole-mark phonetic codes; and, for brands of 8+ characters, trigram similarity of the
  * compact text within the length buckets of the two-edit band. The planner combines them
  * (BitmapOr); the pure module makes the final decision.
  */
@@ -351,6 +361,17 @@ export const globalTrademarkDatabase: SourceAdapter = {
     ];
     // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts.
     const textMatch = ['m.tokens && $6::text[]'];
+    if (keys.oneEdit.length > 0) {
+      // The one-edit rule for Latin-capital records: their compact text among the brand's
+      // variants, on the partial btree of 006_one_edit_index.sql. A separate branch rather than
+      // more tokens: the planner estimates `= ANY` from compact_text's distinct values, while its
+      // estimate for `tokens &&` grows with every key (380 keys: a quarter of the table, and a
+      // sequential scan on PGlite).
+      params.push(keys.oneEdit);
+      textMatch.push(
+        `(m.compact_len BETWEEN ${ONE_EDIT_MIN_LENGTH} AND ${ONE_EDIT_MAX_LENGTH} AND m.compact_text = ANY($${params.length}::text[]))`,
+      );
+    }
     if (keys.phonetic.length > 0) {
       params.push(keys.phonetic);
       textMatch.push(`m.sound_codes && $${params.length}::text[]`);
