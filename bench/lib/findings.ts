@@ -27,6 +27,15 @@ most of the slowest queries' time is reading those heap pages, which are not in 
 (128 MB here; the table is 0.9 GB). Three full runs on this shared machine gave p50/p99 per watch
 of 15.8/93.2, 21.8/139.4 and 19.6/118.9 ms.
 
+Match keys version 2 (see Import below) moved the one-edit expansion to the watch side and sent a
+brand's ~380 one-edit texts as \`tokens\` keys. PostgreSQL's row estimate for \`tokens &&\` grows
+with the number of keys (75,000 rows estimated for 69 read on a million records): the slowest
+watch's query went over \`jit_above_cost\`, compiled (81 ms) and started two parallel workers for
+2 ms of index work, and PGlite chose a sequential scan (its full-scan p99 went from 61 ms to
+2.4 s). Version 3 looks those texts up in their own branch, \`compact_len BETWEEN 4 AND 8 AND
+compact_text = ANY(…)\` on a partial btree (migration 006), estimated from the column's distinct
+values; the query's transaction also sets \`jit = off\` and \`max_parallel_workers_per_gather = 0\`.
+
 GiST (\`gist_trgm_ops\`, exact at the leaves) read fewer heap rows but walked most of each index:
 no faster. A BRIN index on change_seq made incremental bitmaps lossy and every row of a lossy page
 was rechecked against the trigram condition: slower.
@@ -40,23 +49,55 @@ unused), matches each watch's keys in memory and reads only the matching records
 re-checking the range: 19.7 s, 1.4 ms of PostgreSQL CPU per watch, the same alerts, and the same
 candidates as the SQL query for 400 watches over a 100,000-record range.
 
-**Import** (\`src/register/import.ts\`, \`src/data/repositories/marks.ts\`): one batch is written
-while the next is read, validated and keyed (it was strictly one after the other); the GIN
-pending lists are merged and the table analysed at the end of a large import (each candidate
-query otherwise read the 4 MB pending list of every GIN index, ~300 pages each, until autovacuum
-came by); the btree on external_id is gone (the unique key now starts with it). PostgreSQL CPU
-per record went from 174 to 130–150 µs (fewer and narrower GIN entries) and the rate on a million
-records from 1,940 to 3,600–4,200 records/s (under different loads); the Node side stays at
-~110 µs (zod validation ~25 µs, match keys ~60 µs: \`src/register/record.ts\`,
-\`src/matching/normalize.ts\`). Where PostgreSQL's time goes, inserting 20,000 rows into the
-million-row table: heap and btrees 12 µs per row, the token and phonetic GIN indexes ~95 µs (8.2
-and 3.4 keys per record), the trigram GIN ~21 µs (before the length buckets), turning the JSON
-batch into rows ~35 µs. With ~240 µs of CPU per record on two cores, 20,000 records/s is out of
-reach here: even perfectly overlapped the ceiling is ~8,000. Tried and dropped: GIN
-\`fastupdate = off\` (PostgreSQL CPU 96 → 229 µs per record), a 64 MB pending list (same CPU, then
-a 32 s merge), dropping the GIN indexes for the load and building them after (the same total CPU:
-the three builds cost ~73 µs per row), \`json\` instead of \`jsonb\` for the batch (no gain),
-\`COLLATE "C"\` on the token arrays (the database is C.UTF-8 already: 9% off the index build). What
-would move it: fewer keys per record in \`matchKeys\` (the one-deletion neighbourhood is most of
-the tokens), cheaper validation, or a third core.
+**Import** (\`src/register/import.ts\`, \`src/data/repositories/marks.ts\`, \`src/matching/normalize.ts\`).
+Earlier: one batch written while the next is read, validated and keyed; the GIN pending lists
+merged and the table analysed at the end of a large import; the btree on external_id dropped (the
+unique key starts with it). That gave 3,600–4,200 records/s on a million records with ~126 µs of
+Node CPU and ~142 µs of PostgreSQL CPU per record (the figures before this round: 3,880 records/s;
+JS steps JSON.parse 4.0, validation 24.6, match keys 53.2, batch JSON 7.1 µs). This round, measured
+as CPU µs per record (Node / PostgreSQL backend) on 100,000 records into an empty mirror, then on
+the full run:
+
+| step | Node | PostgreSQL |
+|---|---:|---:|
+| as found (100k) | 110 | 120–136 |
+| match keys version 2: a record of 4–8 Latin capitals stores one one-edit key (\`~\` + itself) instead of its deletion neighbourhood, the watch sends every text one edit away spelt with A–Z (records with other characters keep the neighbourhood); no per-word affix stems (no rule compares them) and no per-word Double Metaphone codes (column \`phonetic\`, read by nothing, dropped by migration 005). Tokens per record 8.2 → 5.9 (version 3, after the runs below: the one-edit texts looked up on a btree of compact_text instead, 5.5 tokens) | 84 | 97 |
+| batches COPY-ed into a temporary staging table (\`ON COMMIT DELETE ROWS\`), then one \`INSERT … SELECT … ON CONFLICT\` returning two counts, instead of a JSON parameter through \`jsonb_to_recordset\` (rows alone: 25 → 12 µs in PostgreSQL; the COPY text costs Node ~8 µs where the JSON cost ~7) | 92 | 72–81 |
+| Node: plain dates checked without \`Date\` objects (2.3 → 0.2 µs per date), \`toMarkUpsert\` spelling out its fields instead of \`{ ...record }\` (the spread alone cost ~14 µs), one Double Metaphone run for marks that are their own skeleton; validation 14 → 8 µs, keys 26 → 11 µs in isolation | 60–74 | 74–81 |
+| the read loop yields to the event loop every 64 records while a batch is written: records buffered in the file stream are handed over in microtasks, so the driver saw the in-flight transaction's replies (BEGIN, COPY, upsert, COMMIT) only at the next 64 KiB read and PostgreSQL idled between round trips (100k, same load: 4,400 → 5,700 records/s) | — | — |
+| full runs, 1,000,000 records (three runs under load average 5–10; the last with match keys version 3) | 50–59 | 68–76 |
+
+Where PostgreSQL's time goes now (100k, by dropping indexes one at a time): heap, btrees, COPY,
+upsert and the final ANALYZE 37 µs; token GIN 25 µs (5.9 keys); sound-code GIN 11 µs (1.2 keys);
+trigram GIN 7 µs. A perf profile of the backend shows most GIN time in the pending-list merge
+(\`ginInsertCleanup\`), much of it comparing text keys through the C.UTF-8 collation (strcoll).
+
+Tried and dropped: the batch as one text[] parameter per column through \`unnest\` (PostgreSQL
+13.5–17.5 µs per row, but postgres.js spent 30–39 µs serialising the arrays); a bigger pending
+list per import transaction (\`SET LOCAL gin_pending_list_limit = '64MB', work_mem = '256MB'\`:
+81–85 µs, no gain); earlier, GIN \`fastupdate = off\` (96 → 229 µs), \`json\` instead of
+\`jsonb\`. \`COLLATE "C"\` on \`tokens\` and \`sound_codes\` measured 81 → 75 µs, inside the
+±4 µs noise of these runs, and needs a migration rebuilding both GIN indexes under an ACCESS
+EXCLUSIVE lock: not done.
+
+Building the indexes after the load instead of maintaining them: on 100k records the twelve GIN
+builds cost 38 µs per record with the default \`maintenance_work_mem\` (64 MB) and 28 µs with 1 GB,
+against ~43 µs to maintain them during the load; the build also scans the table once per partial
+trigram index. Not kept, because it is not safe for a live service: \`DROP INDEX\` takes an ACCESS
+EXCLUSIVE lock, which queues every reader behind any running scan; during the load every candidate
+query becomes a sequential scan of the growing mirror (the scheduler keeps scanning); \`CREATE
+INDEX\` then blocks writers for the build; and an import that dies in between leaves the mirror
+without its indexes until someone rebuilds them. It would save ~15 µs of ~125, not enough for the
+target anyway.
+
+Why 20,000 records/s is still out of reach: the full runs used 118–135 µs of CPU per record (Node
+50–59, PostgreSQL 68–76), against 268 before (126 + 142). PostgreSQL alone caps the rate at
+~13,000–15,000 records/s (one backend: the advisory lock serialises the batches), and Node and
+PostgreSQL share the machine's two cores with everything else running on it (the load average was
+5–10 during these runs, other test suites included), so the measured rate is 6,500–7,600
+records/s (3,880 before). What would move it further: fewer GIN entries
+(the token index is a third of PostgreSQL's time: e.g. the look-alike form instead of the compact form where they differ,
+words and joins only where a rule can use them), the index builds above for a first load into an
+empty mirror done as an explicit offline operation, or more cores (COPY and key computation
+parallelise; the upsert does not).
 `;
