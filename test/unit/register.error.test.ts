@@ -336,7 +336,6 @@ describe('memory stays bounded on large inputs', () => {
     const baseline = retainedHeap();
     let peak = baseline;
     let count = 0;
-    const started = Date.now();
     for await (const item of readJsonLines(Readable.from(generate()), 'big.jsonl')) {
       assert.ok('record' in item);
       count += 1;
@@ -345,9 +344,7 @@ describe('memory stays bounded on large inputs', () => {
     const growthMb = (peak - baseline) / 1024 / 1024;
     assert.ok(count > 100_000, `${count} records`);
     assert.ok(growthMb < 50, `heap grew by ${growthMb.toFixed(1)} MB`);
-    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
   });
-
   test('a 25 MB USPTO XML stream holds one case-file at a time', async () => {
     const caseFile = readFixtureText(usptoFixture('tmterminal_daily-ib-72269147.xml'));
     const copies = Math.ceil((25 * 1024 * 1024) / Buffer.byteLength(caseFile));
