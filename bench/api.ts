@@ -35,10 +35,10 @@ import {
   resultsTable,
   type Target,
   targetLines,
-  writeSection,
 } from './api/report.ts';
 import type { SeedUser } from './api/seed.ts';
 import { ServerProcess } from './api/server-process.ts';
+import { writeSection } from './lib/markdown.ts';
 
 type Backend = 'postgres' | 'pglite';
 
@@ -487,6 +487,7 @@ async function main() {
     const profiles = runs.flatMap((r) => r.profiles);
     writeSection(
       new URL('../docs/benchmarks.md', import.meta.url).pathname,
+      'bench:api',
       [
         '## API throughput (`npm run bench:api`)',
         '',

@@ -59,6 +59,7 @@ import {
 import { FINDINGS } from './lib/findings.ts';
 import { importStepCosts, profileImport } from './lib/import-profile.ts';
 import { instrument, type WatchTiming } from './lib/instrument.ts';
+import { table, writeSection } from './lib/markdown.ts';
 import { type MarkModel, trainMarkModel } from './lib/markov.ts';
 import { mulberry32, random } from './lib/random.ts';
 import {
@@ -67,13 +68,7 @@ import {
   type WatchSpec,
   writeRegisterFile,
 } from './lib/register.ts';
-import {
-  machineDescription,
-  type ResultRow,
-  resultsTable,
-  table,
-  writeSection,
-} from './lib/report.ts';
+import { machineDescription, type ResultRow, resultsTable } from './lib/report.ts';
 import { fmt, mean, pct, quantile, sum } from './lib/stats.ts';
 import {
   isBrandLike,
@@ -666,7 +661,7 @@ async function main() {
       ...notes.flatMap((n) => [n, '']),
       FINDINGS,
     ].join('\n');
-    writeSection(DOC, markdown);
+    writeSection(DOC, 'bench:scan', markdown);
     log(`\nwrote ${DOC}`);
   }
 }

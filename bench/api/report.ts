@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { table } from '../lib/markdown.ts';
 import type { CpuShare } from './cpu.ts';
 import type { LoadResult } from './load.ts';
 
@@ -22,19 +22,6 @@ export type Target = {
 };
 
 const fixed = (n: number | null, digits = 0) => (n === null ? 'n/a' : n.toFixed(digits));
-
-/** A Markdown table; it reads as well in a terminal as in the rendered file. */
-export function table(headers: string[], rows: string[][], rightAligned: boolean[]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    `| ${cells
-      .map((cell, i) =>
-        rightAligned[i] ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0),
-      )
-      .join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (rightAligned[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
-  return [line(headers), rule, ...rows.map(line)].join('\n');
-}
 
 export function resultsTable(rows: Row[]): string {
   return table(
@@ -105,26 +92,4 @@ export function targetLines(targets: Target[]): string[] {
     `${t.met ? 'MET   ' : 'MISSED'}  ${t.backend}: ${t.description} — measured ${t.measured}`,
     `        ${t.costs}`,
   ]);
-}
-
-const START = '<!-- bench:api:start -->';
-const END = '<!-- bench:api:end -->';
-const INTRO = `# Benchmarks
-
-Figures written by the benchmark scripts; each script replaces only its own section. Timings are
-never test assertions: they depend on the machine and on whatever else runs on it.
-`;
-
-/** Replaces the bench:api section of the file (creating file or section when missing). */
-export function writeSection(file: string, markdown: string) {
-  const section = `${START}\n${markdown.trim()}\n${END}`;
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : INTRO;
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start >= 0 && end > start) {
-    text = `${text.slice(0, start)}${section}${text.slice(end + END.length)}`;
-  } else {
-    text = `${text.trimEnd()}\n\n${section}\n`;
-  }
-  writeFileSync(file, text);
 }

@@ -63,11 +63,9 @@ function firstLines(path: string, count: number): string[] {
   try {
     const buffer = Buffer.alloc(8 * 1024 * 1024);
     const bytes = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer
-      .subarray(0, bytes)
-      .toString('utf8')
-      .split('\n')
-      .slice(0, count - 1);
+    const lines = buffer.subarray(0, bytes).toString('utf8').split('\n');
+    // What follows the last newline read is empty (end of file) or cut off by the buffer.
+    return lines.slice(0, Math.min(count, lines.length - 1));
   } finally {
     closeSync(fd);
   }
