@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../data/db.ts';
-import { insertHitWithAlert } from '../data/repositories/alerts.ts';
+import { insertHitsWithAlerts } from '../data/repositories/alerts.ts';
 import { insertOutboxMessage } from '../data/repositories/outbox.ts';
 import {
   type ClaimedWatch,
@@ -87,15 +87,28 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
 
     await deps.db.transaction(async (tx) => {
       if (!(await holdsLease(tx, watch.id, deps.workerId))) throw new LeaseLostError();
-      const newAlerts: { alertId: string; record: CandidateRecord }[] = [];
-      for (const { source, record } of found) {
-        const alertId = await insertHitWithAlert(
-          tx,
-          { ...source.toHit(record), id: newId('hit'), watchId: watch.id },
-          newId('alt'),
-        );
-        if (alertId !== null) newAlerts.push({ alertId, record });
-      }
+      const hits = found.map(({ source, record }) => ({
+        hit: {
+          ...source.toHit(record),
+          id: newId('hit'),
+          watchId: watch.id,
+          alertId: newId('alt'),
+        },
+        record,
+      }));
+      const recorded = new Map(
+        (
+          await insertHitsWithAlerts(
+            tx,
+            hits.map((h) => h.hit),
+          )
+        ).map((r) => [r.hitId, r.alertId]),
+      );
+      // In the order the candidates were found (the e-mail lists them so).
+      const newAlerts = hits.flatMap(({ hit, record }) => {
+        const alertId = recorded.get(hit.id);
+        return alertId === undefined ? [] : [{ alertId, record }];
+      });
       outcome.hitsCreated = newAlerts.length;
       outcome.alertsCreated = newAlerts.length;
       const runId = newId('scn');

@@ -99,37 +99,47 @@ export async function insertHitWithAlert(
   hit: NewHit,
   alertId: string,
 ): Promise<string | null> {
-  const rows = await db.query<{ id: string }>(
-    `WITH new_hit AS (
+  const [created] = await insertHitsWithAlerts(db, [{ ...hit, alertId }]);
+  return created?.alertId ?? null;
+}
+
+/**
+ * Records many hits and their alerts in one statement (a scan's findings: one round trip instead
+ * of one per hit). Hits the watch already has are skipped, as in insertHitWithAlert; returns the
+ * hit and alert ids of those recorded.
+ */
+export async function insertHitsWithAlerts(
+  db: Queryable,
+  hits: (NewHit & { alertId: string })[],
+): Promise<{ hitId: string; alertId: string }[]> {
+  if (hits.length === 0) return [];
+  return db.query<{ hitId: string; alertId: string }>(
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::text::jsonb) AS r(
+         id text, "watchId" text, "sourceCode" text, "externalId" text, "entityType" text,
+         "displayName" text, "ownerName" text, "ownerCountryCode" text, jurisdiction text,
+         "filedAt" timestamptz, "registeredAt" timestamptz, "expiresAt" timestamptz, status text,
+         classes integer[], "rawPayload" jsonb, "alertId" text)
+     ),
+     new_hits AS (
        INSERT INTO hits (id, watch_id, source_code, external_id, entity_type, display_name,
                          owner_name, owner_country_code, jurisdiction, filed_at, registered_at,
                          expires_at, status, classes, raw_payload)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::int[], $15::text::jsonb)
+       SELECT id, "watchId", "sourceCode", "externalId", "entityType", "displayName", "ownerName",
+              "ownerCountryCode", jurisdiction, "filedAt", "registeredAt", "expiresAt", status,
+              classes, "rawPayload"
+         FROM input
        ON CONFLICT ON CONSTRAINT hits_watch_source_external_key DO NOTHING
        RETURNING id, watch_id
      )
+     -- Read through new_hits: each alert is written after its hit, which its JSON is built from
+     -- (migration 004).
      INSERT INTO alerts (id, watch_id, hit_id, owner_id)
-     SELECT $16, new_hit.watch_id, new_hit.id, w.owner_id
-       FROM new_hit JOIN watches w ON w.id = new_hit.watch_id
-     RETURNING id`,
-    [
-      hit.id,
-      hit.watchId,
-      hit.sourceCode,
-      hit.externalId,
-      hit.entityType,
-      hit.displayName,
-      hit.ownerName,
-      hit.ownerCountryCode,
-      hit.jurisdiction,
-      hit.filedAt,
-      hit.registeredAt,
-      hit.expiresAt,
-      hit.status,
-      hit.classes,
-      JSON.stringify(hit.rawPayload),
-      alertId,
-    ],
+     SELECT i."alertId", new_hits.watch_id, new_hits.id, w.owner_id
+       FROM new_hits
+       JOIN input i ON i.id = new_hits.id
+       JOIN watches w ON w.id = new_hits.watch_id
+     RETURNING hit_id AS "hitId", id AS "alertId"`,
+    [JSON.stringify(hits)],
   );
-  return rows[0]?.id ?? null;
 }
