@@ -40,6 +40,13 @@ GiST (\`gist_trgm_ops\`, exact at the leaves) read fewer heap rows but walked mo
 no faster. A BRIN index on change_seq made incremental bitmaps lossy and every row of a lossy page
 was rechecked against the trigram condition: slower.
 
+**Commit of a scan** (\`src/scan/scan-watch.ts\`): hits and alerts were inserted one statement per
+hit; they now go in one statement (\`insertHitsWithAlerts\`). Full scan, back to back on a quiet
+machine: commit p50/p99 8.7/21.8 → 6/15.5 ms, p50 per watch 20.6 → 17 ms, p99 112.5 → 100.5 ms.
+The rest of the commit is its other statements (lease check, scan run, outbox, watch update) and
+the WAL flush; \`synchronous_commit = off\` was not adopted: a crash could then lose a committed
+scan whose e-mail had already gone out, and the rescan would send it again.
+
 **Incremental run** (10,000 watches, 50,000 new records): every watch ran the candidate query
 with a BitmapAnd on change_seq, ~6 ms of execution and ~1.5 ms of planning, dominated by the
 trigram index scans, which cannot be narrowed to a sequence range: 67.7 s, 9.2 ms of PostgreSQL
