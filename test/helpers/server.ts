@@ -1,5 +1,7 @@
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { afterEach } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/data/db.ts';
@@ -122,3 +124,24 @@ export const validWatch = (overrides: Record<string, unknown> = {}) => ({
   attributes: { niceClasses: [9, 42], designations: ['DE', 'EU'] },
   ...overrides,
 });
+
+/**
+ * After each test of the calling suite, fails on any new log line (of a server started with
+ * `captureLogs`) at error level or above, holding a stack trace, or holding one of `secrets()`.
+ */
+export function checkLogsAfterEach(server: () => TestServer, secrets: () => string[] = () => []) {
+  let seen = 0;
+  afterEach(() => {
+    const logs = server().logs;
+    const lines = logs.slice(seen);
+    seen = logs.length;
+    for (const line of lines) {
+      const entry = JSON.parse(line) as { level: number };
+      assert.ok(entry.level < 50, `an error was logged: ${line}`);
+      assert.doesNotMatch(line, /stack/i, 'a log line holds a stack trace');
+      for (const secret of secrets()) {
+        assert.equal(line.includes(secret), false, 'a log line holds a secret');
+      }
+    }
+  });
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { after, before, describe, it } from 'node:test';
+import { checkLogsAfterEach, startTestServer, type TestServer } from '../helpers/server.ts';
 import { DashboardClient, PASSWORD, signedIn, textOf } from './dashboard.helpers.ts';
 
 // A form field can carry U+0000 (%00), which PostgreSQL refuses in text: every such field is a
@@ -13,16 +13,7 @@ describe('dashboard: hostile form input', () => {
   });
   after(() => server.close());
 
-  let seen = 0;
-  afterEach(() => {
-    const lines = server.logs.slice(seen);
-    seen = server.logs.length;
-    for (const line of lines) {
-      const entry = JSON.parse(line) as { level: number };
-      assert.ok(entry.level < 50, `an error was logged: ${line}`);
-      assert.doesNotMatch(line, /stack/i, 'a log line holds a stack trace');
-    }
-  });
+  checkLogsAfterEach(() => server);
 
   it('sign-in with a NUL in the e-mail is "incorrect" (401), not a 500', async () => {
     const client = new DashboardClient(server);
