@@ -5,7 +5,8 @@
 --
 -- A trigger keeps it true whoever writes the row (scans, the API, the e-mail sender, tests): no
 -- code path can update an alert and forget its JSON. The object is exactly what the read path
--- built before (same keys, order and timestamp format: see isoMs in json-sql.ts).
+-- built before (same keys, order and timestamp format: iso_ms() of migration 001, whose cost
+-- matters only on the read path, see isoMs in json-sql.ts).
 
 ALTER TABLE alerts ADD COLUMN api_json text;
 
@@ -18,9 +19,9 @@ BEGIN
            'state', NEW.state,
            'severity', NEW.severity,
            'rationale', NEW.rationale,
-           'rationaleAt', to_char(NEW.rationale_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-           'emailedAt', to_char(NEW.emailed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-           'createdAt', to_char(NEW.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'rationaleAt', iso_ms(NEW.rationale_at),
+           'emailedAt', iso_ms(NEW.emailed_at),
+           'createdAt', iso_ms(NEW.created_at),
            'hit', json_build_object(
              'id', h.id,
              'entityType', h.entity_type,
@@ -30,9 +31,9 @@ BEGIN
              'ownerName', h.owner_name,
              'ownerCountryCode', h.owner_country_code,
              'jurisdiction', h.jurisdiction,
-             'filedAt', to_char(h.filed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             'registeredAt', to_char(h.registered_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             'expiresAt', to_char(h.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'filedAt', iso_ms(h.filed_at),
+             'registeredAt', iso_ms(h.registered_at),
+             'expiresAt', iso_ms(h.expires_at),
              'status', h.status,
              'classes', h.classes,
              'rawPayload', h.raw_payload))::text
