@@ -38,6 +38,7 @@ import {
 } from './api/report.ts';
 import type { SeedUser } from './api/seed.ts';
 import { ServerProcess } from './api/server-process.ts';
+import { onCleanup, runCleanups } from './lib/cleanups.ts';
 import { writeSection } from './lib/markdown.ts';
 
 type Backend = 'postgres' | 'pglite';
@@ -126,35 +127,6 @@ const FINDINGS = `What was found and tried (issue 2; before → after, same mach
   see its rows above.`;
 
 const log = (line = '') => console.log(line);
-const cleanups: (() => Promise<void> | void)[] = [];
-
-/** Registers a cleanup that runs once: at the end of its scope, or on failure or Ctrl-C. */
-function onCleanup(fn: () => Promise<void> | void): () => Promise<void> {
-  let done = false;
-  const run = async () => {
-    if (done) return;
-    done = true;
-    await fn();
-  };
-  cleanups.push(run);
-  return run;
-}
-
-async function runCleanups() {
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      console.error(`cleanup failed: ${(error as Error).message}`);
-    }
-  }
-}
-
-process.on('SIGINT', () => {
-  console.error('\ninterrupted: cleaning up');
-  void runCleanups().finally(() => process.exit(130));
-});
-
 const runDir = mkdtempSync(join(tmpdir(), 'tmw-bench-api-'));
 onCleanup(() => rmSync(runDir, { recursive: true, force: true }));
 const profileDir = join(tmpdir(), 'tmw-bench-profiles');

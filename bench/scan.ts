@@ -56,6 +56,7 @@ import {
   PLAIN_TRGM_THRESHOLD,
   plainTrigram,
 } from './lib/baselines.ts';
+import { onCleanup, runCleanups } from './lib/cleanups.ts';
 import { FINDINGS } from './lib/findings.ts';
 import { importStepCosts, profileImport } from './lib/import-profile.ts';
 import { instrument, type WatchTiming } from './lib/instrument.ts';
@@ -132,33 +133,9 @@ const DOC = join(root, 'docs/benchmarks.md');
 
 const log = (line = '') => console.log(line);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const cleanups: (() => Promise<void> | void)[] = [];
-
-async function runCleanups() {
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      console.error(`cleanup failed: ${(error as Error).message}`);
-    }
-  }
-}
-process.on('SIGINT', () => {
-  console.error('\ninterrupted: cleaning up');
-  void runCleanups().finally(() => {
-    removeWorkDir();
-    process.exit(130);
-  });
-});
-process.on('SIGTERM', () => {
-  void runCleanups().finally(() => {
-    removeWorkDir();
-    process.exit(143);
-  });
-});
-
 const workDir = mkdtempSync(join(tmpdir(), 'tmw-bench-scan-'));
-const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
+// Not a cleanup: those run after each backend, and the next backend still needs the directory.
+process.on('exit', () => rmSync(workDir, { recursive: true, force: true }));
 
 // ---------------------------------------------------------------------------------------------
 // The model and the watched names, shared by both backends.
@@ -245,14 +222,14 @@ async function openBackend(backend: Backend): Promise<Db> {
   if (backend === 'pglite') {
     const dir = mkdtempSync(join(workDir, 'pglite-'));
     const db = await openDb({ dataDir: dir });
-    cleanups.push(() => db.close());
+    onCleanup(() => db.close());
     await migrate(db);
     return db;
   }
   const admin = postgres(settings.serverUrl, { max: 1, onnotice: () => {} });
   const name = `tmw_bench_scan_${randomBytes(6).toString('hex')}`;
   await admin.unsafe(`CREATE DATABASE ${name}`);
-  cleanups.push(async () => {
+  onCleanup(async () => {
     await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end({ timeout: 5 });
     log(`dropped database ${name}`);
@@ -260,7 +237,7 @@ async function openBackend(backend: Backend): Promise<Db> {
   const url = new URL(settings.serverUrl);
   url.pathname = `/${name}`;
   const db = await openDb({ databaseUrl: url.toString(), dataDir: '' });
-  cleanups.push(() => db.close());
+  onCleanup(() => db.close());
   const version = await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`);
   postgresVersion = version[0]?.v ?? null;
   await migrate(db);
@@ -670,5 +647,4 @@ try {
   await main();
 } finally {
   await runCleanups();
-  removeWorkDir();
 }
