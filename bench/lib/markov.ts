@@ -2,6 +2,8 @@
 // of words (upper-cased, so that case does not split the statistics), the number of words per mark
 // as observed, and the case style of whole marks as observed (all capitals, all lower case, mixed).
 
+import { drawIndex } from './random.ts';
+
 const START = '\u0002';
 const END = '\u0003';
 /** Longest word the chain writes; the real texts have a few longer ones, which are noise. */
@@ -32,18 +34,6 @@ function sampler<T>(counts: Map<T, number>): { values: T[]; cumulative: number[]
     cumulative.push(total);
   }
   return { values, cumulative, total };
-}
-
-function draw(cumulative: ArrayLike<number>, total: number, rand: () => number): number {
-  const x = rand() * total;
-  let lo = 0;
-  let hi = cumulative.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((cumulative[mid] as number) > x) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 function caseStyleOf(text: string): CaseStyle {
@@ -103,7 +93,7 @@ export function trainMarkModel(texts: readonly string[], order = 3): MarkModel {
     let state = states[startState];
     let out = '';
     for (let n = 0; n < MAX_WORD && state !== undefined; n++) {
-      const i = draw(state.cumulative, state.total, rand);
+      const i = drawIndex(state.cumulative, state.total, rand);
       const c = state.chars[i] as string;
       if (c === END) break;
       out += c;
@@ -127,9 +117,9 @@ export function trainMarkModel(texts: readonly string[], order = 3): MarkModel {
     contexts: states.length,
     word,
     text(rand) {
-      const n = lengths.values[draw(lengths.cumulative, lengths.total, rand)] as number;
+      const n = lengths.values[drawIndex(lengths.cumulative, lengths.total, rand)] as number;
       const style = styleTable.values[
-        draw(styleTable.cumulative, styleTable.total, rand)
+        drawIndex(styleTable.cumulative, styleTable.total, rand)
       ] as CaseStyle;
       const words: string[] = [];
       for (let i = 0; i < n; i++) {

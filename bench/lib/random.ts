@@ -40,6 +40,23 @@ export function random(next: () => number): Random {
   };
 }
 
+/** The index drawn from cumulative weights (binary search: O(log n)). */
+export function drawIndex(
+  cumulative: ArrayLike<number>,
+  total: number,
+  rand: () => number,
+): number {
+  const x = rand() * total;
+  let lo = 0;
+  let hi = cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((cumulative[mid] as number) > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /** A sampler over a fixed weight table: O(log n) per draw. */
 export function weighted<T>(table: readonly (readonly [T, number])[], rand: () => number): () => T {
   const values = table.map(([v]) => v);
@@ -49,15 +66,5 @@ export function weighted<T>(table: readonly (readonly [T, number])[], rand: () =
     total += w;
     cumulative.push(total);
   }
-  return () => {
-    const x = rand() * total;
-    let lo = 0;
-    let hi = cumulative.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((cumulative[mid] as number) > x) hi = mid;
-      else lo = mid + 1;
-    }
-    return values[lo] as T;
-  };
+  return () => values[drawIndex(cumulative, total, rand)] as T;
 }
