@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
+import { connectPostgres } from '../src/data/db.ts';
 import { share, snapshot } from './api/cpu.ts';
 import { type LoadResult, load, probe, type Scenario, scenarios } from './api/load.ts';
 import { summarizeProfile } from './api/profile.ts';
@@ -137,7 +137,7 @@ async function scratchDatabase(): Promise<{
   serverPids: () => Promise<number[]>;
   drop: () => Promise<void>;
 }> {
-  const admin = postgres(settings.serverUrl, { max: 1, onnotice: () => {} });
+  const admin = connectPostgres(settings.serverUrl, { max: 1, onnotice: () => {} });
   const name = `tmw_bench_${randomBytes(6).toString('hex')}`;
   const drop = onCleanup(async () => {
     try {

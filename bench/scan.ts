@@ -34,8 +34,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import postgres from 'postgres';
-import { type Db, openDb } from '../src/data/db.ts';
+import { connectPostgres, type Db, openDb } from '../src/data/db.ts';
 import { migrate } from '../src/data/migrate.ts';
 import { highestChangeSeq } from '../src/data/repositories/marks.ts';
 import { createLogger } from '../src/logger.ts';
@@ -226,7 +225,7 @@ async function openBackend(backend: Backend): Promise<Db> {
     await migrate(db);
     return db;
   }
-  const admin = postgres(settings.serverUrl, { max: 1, onnotice: () => {} });
+  const admin = connectPostgres(settings.serverUrl, { max: 1, onnotice: () => {} });
   const name = `tmw_bench_scan_${randomBytes(6).toString('hex')}`;
   await admin.unsafe(`CREATE DATABASE ${name}`);
   onCleanup(async () => {

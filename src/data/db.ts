@@ -52,8 +52,25 @@ export async function openDb(options: OpenDbOptions): Promise<Db> {
 // int8 values (counts, sequences) fit comfortably in a double for this service.
 const toNumber = (value: string) => Number(value);
 
+/**
+ * postgres.js for a DATABASE_URL, which may name a Unix-domain socket directory the way libpq does:
+ * `postgres://user@localhost/db?host=/var/run/postgresql`. postgres.js would otherwise send `host`
+ * to the server as a run-time setting, which the server refuses. On the database's own machine the
+ * socket costs less per query than TCP loopback (docs/benchmarks.md, bench:api).
+ */
+export function connectPostgres<T extends Record<string, postgres.PostgresType>>(
+  url: string,
+  options: postgres.Options<T>,
+) {
+  const parsed = new URL(url);
+  const host = parsed.searchParams.get('host');
+  if (host === null) return postgres(url, options);
+  parsed.searchParams.delete('host');
+  return postgres(parsed.toString(), { ...options, host });
+}
+
 function openPostgres(url: string, max: number): Db {
-  const sql = postgres(url, {
+  const sql = connectPostgres(url, {
     max,
     onnotice: () => {},
     types: {

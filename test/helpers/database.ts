@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
-import { type Db, openDb } from '../../src/data/db.ts';
+import { connectPostgres, type Db, openDb } from '../../src/data/db.ts';
 import { migrate } from '../../src/data/migrate.ts';
 
 /**
@@ -21,7 +20,7 @@ export async function createTestDatabase(
     return { db, url: undefined, drop: () => db.close() };
   }
   const name = `tmw_test_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const admin = connectPostgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import postgres from 'postgres';
+import { connectPostgres } from '../../src/data/db.ts';
 import { listMigrations } from '../../src/data/migrate.ts';
 
 /**
@@ -191,7 +191,7 @@ export async function freshInstallation(
     return { kind: 'pglite', env: { DATA_DIR: dataDir }, dataDir, cleanup: removeDir };
   }
   const name = `tmw_test_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(serverDatabaseUrl, { max: 1, onnotice: () => {} });
+  const admin = connectPostgres(serverDatabaseUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(serverDatabaseUrl);
   url.pathname = `/${name}`;

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import postgres from 'postgres';
-import { openDb } from '../../src/data/db.ts';
+import { connectPostgres, openDb } from '../../src/data/db.ts';
 import { factories } from '../helpers/factories.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
 import { seedWatches } from '../helpers/seed.ts';
@@ -112,7 +111,7 @@ describe('scan workers sharing one PostgreSQL database', { skip, timeout: 300_00
 
     // Hold a lock that the scan's commit needs after it has written its hits and alerts: the
     // worker then stands inside its transaction, half done, when it is killed.
-    const admin = postgres(install.env.DATABASE_URL ?? '', { max: 1, onnotice: () => {} });
+    const admin = connectPostgres(install.env.DATABASE_URL ?? '', { max: 1, onnotice: () => {} });
     t.after(() => admin.end());
     let release = () => {};
     const released = new Promise<void>((resolve) => {
