@@ -4,7 +4,8 @@
 //
 // Environment (all optional):
 //   BENCH_DATABASE_URL   PostgreSQL server to create the scratch database on
-//                        (default postgres://postgres@127.0.0.1:5432/postgres)
+//                        (default: the local server through its Unix-domain socket in
+//                        /var/run/postgresql if there is one, else 127.0.0.1:5432)
 //   BENCH_BACKENDS       postgres,pglite (default both, in that order)
 //   BENCH_DURATION       seconds measured per scenario (default 10)
 //   BENCH_WARMUP         seconds of warm-up before each scenario (default 2)
@@ -40,6 +41,7 @@ import type { SeedUser } from './api/seed.ts';
 import { ServerProcess } from './api/server-process.ts';
 import { onCleanup, runCleanups } from './lib/cleanups.ts';
 import { writeSection } from './lib/markdown.ts';
+import { benchServerUrl, connectionLabel, isLocalServer } from './lib/postgres-server.ts';
 
 type Backend = 'postgres' | 'pglite';
 
@@ -52,7 +54,7 @@ function envNumber(name: string, fallback: number): number {
 }
 
 const settings = {
-  serverUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  serverUrl: benchServerUrl(),
   backends: (process.env.BENCH_BACKENDS ?? 'postgres,pglite')
     .split(',')
     .map((b) => b.trim())
@@ -157,7 +159,7 @@ async function scratchDatabase(): Promise<{
   }
   const url = new URL(settings.serverUrl);
   url.pathname = `/${name}`;
-  const local = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(url.hostname);
+  const local = isLocalServer(settings.serverUrl);
   return {
     url: url.toString(),
     drop,
@@ -442,7 +444,7 @@ async function main() {
   const nonOk = rows.filter((r) => r.result.non2xx + r.result.errors > 0);
 
   const machine = machineLine(runs);
-  const setup = `${settings.connections} connections, ${settings.seconds} s per scenario after a ${settings.warmup} s warm-up (autocannon in the benchmark process, server in its own process); requests rotate over ${settings.keys} API keys; rate limiter on (in-process) with a limit of ${RATE_LIMIT_PER_MINUTE} per minute; server log level \`${settings.logLevel}\` (no per-request log lines) unless the scenario says otherwise; PostgreSQL pool ${settings.pool ?? 'default (10)'}. Data: ${SEED.users} Team users with one key each, ${SEED.users * SEED.watchesPerUser} watches, ${SEED.users * SEED.alertsPerUser} alerts with their hits; the list body is ${runs[0]?.bodyBytes ?? '?'} bytes.`;
+  const setup = `${settings.connections} connections, ${settings.seconds} s per scenario after a ${settings.warmup} s warm-up (autocannon in the benchmark process, server in its own process); requests rotate over ${settings.keys} API keys; rate limiter on (in-process) with a limit of ${RATE_LIMIT_PER_MINUTE} per minute; server log level \`${settings.logLevel}\` (no per-request log lines) unless the scenario says otherwise; PostgreSQL pool ${settings.pool ?? 'default (10)'}, connected by ${connectionLabel(settings.serverUrl)}. Data: ${SEED.users} Team users with one key each, ${SEED.users * SEED.watchesPerUser} watches, ${SEED.users * SEED.alertsPerUser} alerts with their hits; the list body is ${runs[0]?.bodyBytes ?? '?'} bytes.`;
 
   log('\n== results ==');
   log(machine);

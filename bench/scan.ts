@@ -10,7 +10,8 @@
 //
 // Environment (all optional):
 //   BENCH_DATABASE_URL          server for the scratch database tmw_bench_scan_<random>, dropped at
-//                               the end (default postgres://postgres@127.0.0.1:5432/postgres)
+//                               the end (default: the local server through its Unix-domain socket in
+//                               /var/run/postgresql if there is one, else 127.0.0.1:5432)
 //   BENCH_BACKENDS              postgres,pglite (default both, in that order)
 //   BENCH_RECORDS               register size on PostgreSQL (default 1000000)
 //   BENCH_PGLITE_RECORDS        register size on PGlite (default 200000)
@@ -61,6 +62,7 @@ import { importStepCosts, profileImport } from './lib/import-profile.ts';
 import { instrument, type WatchTiming } from './lib/instrument.ts';
 import { table, writeSection } from './lib/markdown.ts';
 import { type MarkModel, trainMarkModel } from './lib/markov.ts';
+import { benchServerUrl, connectionLabel, isLocalServer } from './lib/postgres-server.ts';
 import { mulberry32, random } from './lib/random.ts';
 import {
   registerGenerator,
@@ -90,7 +92,7 @@ function envNumber(name: string, fallback: number): number {
 }
 
 const settings = {
-  serverUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  serverUrl: benchServerUrl(),
   backends: (process.env.BENCH_BACKENDS ?? 'postgres,pglite')
     .split(',')
     .map((b) => b.trim())
@@ -281,9 +283,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
 
   // 1. Generate the register file, then import it through the real importer.
   const file = join(workDir, `${backend}-register.jsonl`);
-  const localServer = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(
-    new URL(settings.serverUrl).hostname,
-  );
+  const localServer = isLocalServer(settings.serverUrl);
   let t0 = performance.now();
   const bytes = writeRegisterFile(file, total, generator, initial.records, rnd);
   const generateMs = performance.now() - t0;
@@ -630,7 +630,7 @@ async function main() {
       '## Register and scans (`npm run bench:scan`)',
       '',
       `Run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machineDescription(postgresVersion)}.`,
-      `Sizes: ${sizes}; ${settings.watches} watches in the full scan, ${settings.incrementalWatches.toLocaleString('en')} in the incremental run after ${settings.incrementalRecords.toLocaleString('en')} new records; plain pg_trgm sample ${settings.trgmSample} watches, naive scorer ${settings.naiveWatches}; seed ${settings.seed}.`,
+      `Sizes: ${sizes}; ${settings.watches} watches in the full scan, ${settings.incrementalWatches.toLocaleString('en')} in the incremental run after ${settings.incrementalRecords.toLocaleString('en')} new records; plain pg_trgm sample ${settings.trgmSample} watches, naive scorer ${settings.naiveWatches}; seed ${settings.seed}; PostgreSQL connected by ${connectionLabel(settings.serverUrl)}.`,
       '',
       results,
       '',

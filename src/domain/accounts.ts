@@ -98,6 +98,7 @@ async function requireOrganization(db: Queryable, id: string) {
 }
 
 export function createAccountService(db: Db) {
+  const findPrincipal = repo.createPrincipalLookup(db);
   return {
     async createOrganization(input: { name: string; tier: string }) {
       const name = requireName('name', input.name, 200);
@@ -203,7 +204,7 @@ export function createAccountService(db: Db) {
     /** The caller of an API request, or null for an unknown or revoked key. */
     async authenticate(token: string): Promise<(Principal & { lastUsedAt: Date | null }) | null> {
       if (!looksLikeApiKey(token)) return null;
-      const row = await repo.findPrincipalByKeyHash(db, hashApiKey(token));
+      const row = await findPrincipal(hashApiKey(token));
       if (!row) return null;
       return {
         ...principalOf(row),

@@ -90,6 +90,29 @@ describe('authentication', () => {
     assert.equal((await server.request('GET', '/api/v1/me', { headers: fresh.auth })).status, 200);
   });
 
+  it('a burst of requests with many keys: each answered as its own key, revoked ones refused', async () => {
+    // Concurrent lookups share one statement (createPrincipalLookup): no answer may go to the
+    // wrong request, and a key revoked before the burst must fail inside it.
+    const live = await Promise.all(Array.from({ length: 12 }, () => server.make.makeKey()));
+    const revoked = await Promise.all(Array.from({ length: 4 }, () => server.make.makeKey()));
+    for (const key of revoked) await server.make.accounts.revokeKey(key.id);
+    const burst = [...live, ...revoked, ...live].map((key) => ({
+      key,
+      pending: server.request('GET', '/api/v1/me', { headers: key.auth }),
+    }));
+    const revokedIds = new Set(revoked.map((key) => key.id));
+    for (const { key, pending } of burst) {
+      const res = await pending;
+      if (revokedIds.has(key.id)) {
+        assertError(res, 401, 'unauthenticated');
+      } else {
+        assert.equal(res.status, 200);
+        assert.equal(res.body.data.key.id, key.id);
+        assert.equal(res.body.data.user.id, key.userId);
+      }
+    }
+  });
+
   it('an unknown key and a revoked key get the same answer', async () => {
     const { auth, id } = await server.make.makeKey();
     await server.make.accounts.revokeKey(id);
