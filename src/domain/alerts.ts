@@ -17,6 +17,7 @@ export type ListAlertsQuery = {
 };
 
 export function createAlertService(db: Db) {
+  const alertJson = repo.createAlertJsonLookup(db);
   return {
     async list(principal: Principal, query: ListAlertsQuery) {
       const after = positionFromCursor(query.cursor);
@@ -34,7 +35,7 @@ export function createAlertService(db: Db) {
 
     async get(principal: Principal, id: string): Promise<string> {
       if (!isIdOf('alt', id)) throw notFound();
-      const json = await repo.getAlertJson(db, principal.ownerId, id);
+      const json = await alertJson({ ownerId: principal.ownerId, id });
       if (json === null) throw notFound();
       return json;
     },

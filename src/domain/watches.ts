@@ -28,6 +28,7 @@ export type ListWatchesQuery = {
 };
 
 export function createWatchService(db: Db) {
+  const watchJson = repo.createWatchJsonLookup(db);
   return {
     async list(principal: Principal, query: ListWatchesQuery) {
       return repo.listWatchesJson(db, {
@@ -41,7 +42,7 @@ export function createWatchService(db: Db) {
 
     async get(principal: Principal, id: string): Promise<string> {
       if (!isIdOf('wat', id)) throw notFound();
-      const json = await repo.getWatchJson(db, principal.ownerId, id);
+      const json = await watchJson({ ownerId: principal.ownerId, id });
       if (json === null) throw notFound();
       return json;
     },

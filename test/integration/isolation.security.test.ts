@@ -108,6 +108,34 @@ describe('isolation between owners', () => {
       const watch = await createWatch(server, first.auth);
       assert.equal((await get(second.auth, `/api/v1/watches/${watch.id}`)).status, 200);
     });
+
+    it('a burst of reads by two owners: each sees its own watches and alerts, the other’s are 404', async () => {
+      // Concurrent reads by id share one statement (owned-lookup.ts): visibility must hold per
+      // request inside it.
+      const one = await strangers();
+      const two = await strangers();
+      const reads = [
+        { auth: one.b, path: `/api/v1/watches/${one.watch.id}`, id: one.watch.id },
+        { auth: two.b, path: `/api/v1/watches/${two.watch.id}`, id: two.watch.id },
+        { auth: one.b, path: `/api/v1/alerts/${one.alertId}`, id: one.alertId },
+        { auth: two.b, path: `/api/v1/alerts/${two.alertId}`, id: two.alertId },
+        { auth: one.b, path: `/api/v1/watches/${two.watch.id}`, id: null },
+        { auth: two.b, path: `/api/v1/alerts/${one.alertId}`, id: null },
+        { auth: one.a, path: `/api/v1/watches/${one.watch.id}`, id: null },
+        { auth: two.a, path: `/api/v1/alerts/${two.alertId}`, id: null },
+      ];
+      const burst = [...reads, ...reads, ...reads];
+      const answers = await Promise.all(burst.map((read) => get(read.auth, read.path)));
+      for (const [i, res] of answers.entries()) {
+        const expected = burst[i]?.id;
+        if (expected) {
+          assert.equal(res.status, 200, burst[i]?.path);
+          assert.equal(res.body.data.id, expected);
+        } else {
+          assertError(res, 404, 'not_found');
+        }
+      }
+    });
   });
 
   describe('organizations', () => {

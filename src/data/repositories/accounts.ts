@@ -1,4 +1,4 @@
-import DataLoader from 'dataloader';
+import { byOrdinal, coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
 import { isoMs } from './json-sql.ts';
 
@@ -144,12 +144,7 @@ export type Principal = {
 };
 
 /**
- * Looks API keys up by hash. Lookups asked for while the event loop handles one batch of ready
- * sockets go to the database as one statement when the loop reaches its check phase (setImmediate),
- * each answered from that statement's rows. Every lookup still reads the database after its request
- * arrived, so a key revoked before a request is refused by it; nothing is cached between batches.
- * Under load this spares most of the round trips that authenticating each request costs
- * (docs/benchmarks.md, bench:api).
+ * API keys by hash, lookups of one turn of the event loop in one statement (coalesce.ts).
  *
  * The hashes travel as one JSON array, each looked up by its own index probe (LATERAL ... LIMIT 1).
  * Not `hash = ANY($1::text[])`: PostgreSQL plans an array parameter anew on every execution (its
@@ -158,29 +153,24 @@ export type Principal = {
  * against 30 us this way and 90 us for 6 separate lookups.
  */
 export function createPrincipalLookup(db: Queryable): (hash: string) => Promise<Principal | null> {
-  const loader = new DataLoader<string, Principal | null>(
-    async (hashes) => {
-      const rows = await db.query<Principal & { hash: string }>(
-        `SELECT q.hash, p.*
-           FROM jsonb_array_elements_text($1::text::jsonb) AS q(hash)
-          CROSS JOIN LATERAL (
-                SELECT k.id AS key_id, k.name AS key_name, k.scopes,
-                       ${isoMs('k.created_at')} AS key_created_at,
-                       k.last_used_at, u.id AS user_id, u.email, u.organization_id,
-                       o.name AS organization_name, coalesce(o.tier, u.tier) AS tier
-                  FROM api_keys k
-                  JOIN users u ON u.id = k.user_id
-                  LEFT JOIN organizations o ON o.id = u.organization_id
-                 WHERE k.hash = q.hash AND k.revoked_at IS NULL
-                 LIMIT 1) p`,
-        [JSON.stringify(hashes)],
-      );
-      const byHash = new Map(rows.map(({ hash, ...row }) => [hash, row]));
-      return hashes.map((hash) => byHash.get(hash) ?? null);
-    },
-    { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 200 },
-  );
-  return (hash) => loader.load(hash);
+  return coalesced(async (hashes: readonly string[]) => {
+    const rows = await db.query<Principal & { i: number }>(
+      `SELECT q.i::int - 1 AS i, p.*
+         FROM jsonb_array_elements_text($1::text::jsonb) WITH ORDINALITY AS q(hash, i)
+        CROSS JOIN LATERAL (
+              SELECT k.id AS key_id, k.name AS key_name, k.scopes,
+                     ${isoMs('k.created_at')} AS key_created_at,
+                     k.last_used_at, u.id AS user_id, u.email, u.organization_id,
+                     o.name AS organization_name, coalesce(o.tier, u.tier) AS tier
+                FROM api_keys k
+                JOIN users u ON u.id = k.user_id
+                LEFT JOIN organizations o ON o.id = u.organization_id
+               WHERE k.hash = q.hash AND k.revoked_at IS NULL
+               LIMIT 1) p`,
+      [JSON.stringify(hashes)],
+    );
+    return byOrdinal(hashes.length, rows, ({ i, ...principal }) => principal);
+  });
 }
 
 /** At most one write a minute per key, whatever the request rate (and across processes). */

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db.ts';
 import { type JsonRow, Params } from './json-sql.ts';
+import { ownedJsonLookup } from './owned-lookup.ts';
 
 export type AlertState = 'unread' | 'read' | 'dismissed';
 
@@ -40,12 +41,12 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
   );
 }
 
-export async function getAlertJson(db: Queryable, ownerId: string, id: string) {
-  const rows = await db.query<{ json: string }>(
-    'SELECT api_json AS json FROM alerts WHERE id = $1 AND owner_id = $2',
-    [id, ownerId],
-  );
-  return rows[0]?.json ?? null;
+/**
+ * An alert's API JSON by id, if `ownerId` owns it, lookups coalesced (owned-lookup.ts): for the
+ * root database only, never a transaction.
+ */
+export function createAlertJsonLookup(db: Queryable) {
+  return ownedJsonLookup(db, { table: 'alerts', alias: 'a', json: 'a.api_json' });
 }
 
 /** Sets the state (idempotent: the same state again changes nothing) and returns the alert. */

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db.ts';
 import { type JsonRow, Params, WATCH_JSON } from './json-sql.ts';
+import { ownedJsonLookup } from './owned-lookup.ts';
 
 export type WatchRow = {
   id: string;
@@ -42,12 +43,12 @@ export async function listWatchesJson(db: Queryable, filter: WatchListFilter): P
   );
 }
 
-export async function getWatchJson(db: Queryable, ownerId: string, id: string) {
-  const rows = await db.query<{ json: string }>(
-    `SELECT ${WATCH_JSON} AS json FROM watches w WHERE w.id = $1 AND w.owner_id = $2`,
-    [id, ownerId],
-  );
-  return rows[0]?.json ?? null;
+/**
+ * A watch's API JSON by id, if `ownerId` owns it, lookups coalesced (owned-lookup.ts): for the
+ * root database only, never a transaction, whose statements must stay its own.
+ */
+export function createWatchJsonLookup(db: Queryable) {
+  return ownedJsonLookup(db, { table: 'watches', alias: 'w', json: WATCH_JSON });
 }
 
 export async function getWatchRow(
@@ -129,6 +130,14 @@ const COLUMN: Record<string, string> = {
   logoUrl: 'logo_url',
   logoSt13: 'logo_st13',
 };
+
+async function getWatchJson(db: Queryable, ownerId: string, id: string) {
+  const rows = await db.query<{ json: string }>(
+    `SELECT ${WATCH_JSON} AS json FROM watches w WHERE w.id = $1 AND w.owner_id = $2`,
+    [id, ownerId],
+  );
+  return rows[0]?.json ?? null;
+}
 
 export async function updateWatch(
   db: Queryable,

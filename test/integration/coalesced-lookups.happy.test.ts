@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/data/db.ts';
 import { createPrincipalLookup } from '../../src/data/repositories/accounts.ts';
+import { createWatchJsonLookup, insertWatch } from '../../src/data/repositories/watches.ts';
 import { createAccountService } from '../../src/domain/accounts.ts';
 import { hashApiKey } from '../../src/domain/api-keys.ts';
+import { newId } from '../../src/domain/ids.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 // API-key lookups asked for together go to the database as one statement, and each caller gets
@@ -71,5 +73,67 @@ describe('API key lookup: concurrent lookups share a statement', () => {
     await accounts.revokeKey(key.id);
     assert.equal(await lookup(hashApiKey(key.key)), null);
     assert.equal(statements, 2);
+  });
+});
+
+describe('watch and alert lookups by id: concurrent lookups share a statement', () => {
+  let database: TestDatabase;
+  let statements = 0;
+  let counting: Queryable;
+  before(async () => {
+    database = await createTestDatabase();
+    const db = database.db;
+    counting = {
+      query: (text, params) => {
+        statements += 1;
+        return db.query(text, params);
+      },
+      exec: (script) => db.exec(script),
+      copyFrom: (target, data) => db.copyFrom(target, data),
+    };
+  });
+  after(() => database.drop());
+
+  it('each (owner, id) pair gets its own watch, or null when that owner does not own it', async () => {
+    const accounts = createAccountService(database.db);
+    const owners: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const user = await accounts.createUser({ email: `owner${i}@example.com`, tier: 'team' });
+      owners.push(user.id);
+    }
+    const made: { ownerId: string; id: string }[] = [];
+    for (const ownerId of owners) {
+      for (let n = 0; n < 3; n += 1) {
+        const id = newId('wat');
+        await insertWatch(database.db, {
+          id,
+          ownerId,
+          createdBy: ownerId,
+          watchType: 'trademark',
+          name: `Brand ${n}`,
+          attributes: { niceClasses: [9], countries: ['DE'] },
+          sources: ['global_trademark_database'],
+          scanCadence: 'daily',
+        });
+        made.push({ ownerId, id });
+      }
+    }
+    const lookup = createWatchJsonLookup(counting);
+    const asked = made.flatMap((watch, n) => [
+      { key: watch, own: true },
+      {
+        key: { ownerId: owners[(owners.indexOf(watch.ownerId) + 1) % 3] ?? '', id: watch.id },
+        own: false,
+      },
+      ...(n === 0 ? [{ key: { ownerId: watch.ownerId, id: 'wat_none' }, own: false }] : []),
+    ]);
+    statements = 0;
+    const answers = await Promise.all(asked.map((a) => lookup(a.key)));
+    assert.equal(statements, 1);
+    for (const [i, json] of answers.entries()) {
+      const a = asked[i];
+      if (a?.own) assert.equal((JSON.parse(json ?? 'null') as { id: string } | null)?.id, a.key.id);
+      else assert.equal(json, null);
+    }
   });
 });
