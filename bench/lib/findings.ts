@@ -24,8 +24,9 @@ filters on it): 1.1/1.3 ms, same plans.
 The remaining p99 is the two-edit band of 8–11-character brands: at the rule's thresholds (0.12,
 0.16) a few thousand records of nearby lengths share enough trigrams to be read and rechecked, and
 most of the slowest queries' time is reading those heap pages, which are not in shared_buffers
-(128 MB here; the table is 0.9 GB). Three full runs on this shared machine gave p50/p99 per watch
-of 15.8/93.2, 21.8/139.4 and 19.6/118.9 ms.
+(128 MB here; the table is 0.9 GB). Three full runs on the earlier Intel Xeon host gave p50/p99
+per watch of 15.8/93.2, 21.8/139.4 and 19.6/118.9 ms; on the AMD EPYC host of the run above the
+same queries take about half as long.
 
 Match keys version 2 (see Import below) moved the one-edit expansion to the watch side and sent a
 brand's ~380 one-edit texts as \`tokens\` keys. PostgreSQL's row estimate for \`tokens &&\` grows
@@ -97,14 +98,14 @@ INDEX\` then blocks writers for the build; and an import that dies in between le
 without its indexes until someone rebuilds them. It would save ~15 µs of ~125, not enough for the
 target anyway.
 
-Why 20,000 records/s is still out of reach: the full runs used 118–135 µs of CPU per record (Node
-50–59, PostgreSQL 68–76), against 268 before (126 + 142). PostgreSQL alone caps the rate at
-~13,000–15,000 records/s (one backend: the advisory lock serialises the batches), and Node and
-PostgreSQL share the machine's two cores with everything else running on it (the load average was
-5–10 during these runs, other test suites included), so the measured rate is 6,500–7,600
-records/s (3,880 before). What would move it further: fewer GIN entries
-(the token index is a third of PostgreSQL's time: e.g. the look-alike form instead of the compact form where they differ,
-words and joins only where a rule can use them), the index builds above for a first load into an
-empty mirror done as an explicit offline operation, or more cores (COPY and key computation
-parallelise; the upsert does not).
+Import rate and hardware. On the Intel Xeon host of the earlier runs the full runs used 118–135 µs
+of CPU per record (Node 50–59, PostgreSQL 68–76), against 268 before this work (126 + 142), and
+measured 6,500–7,600 records/s: PostgreSQL alone capped the rate at ~13,000–15,000 records/s (one
+backend: the advisory lock serialises the batches). The run above is on the AMD EPYC host this
+machine now is, through the Unix-domain socket: 23 + 33 µs per record and ~20,000 records/s, at
+the target's edge (a run may land a little either side of it). What would move it further: fewer
+GIN entries (the token index is a third of PostgreSQL's time: e.g. the look-alike form instead of
+the compact form where they differ, words and joins only where a rule can use them), the index
+builds above for a first load into an empty mirror done as an explicit offline operation, or more
+cores (COPY and key computation parallelise; the upsert does not).
 `;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Auth, compareListOrder, createWatch, walkPages } from '../helpers/api.ts';
 import { seedWatches } from '../helpers/seed.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { type ApiResponse, startTestServer, type TestServer } from '../helpers/server.ts';
 
 // D4: (createdAt desc, id desc), keyset cursors, default 50, clamp at 200.
 
@@ -209,6 +209,41 @@ describe('pagination', () => {
       );
       assert.ok(expected.length > 2, 'the filter leaves more than one page');
       assert.deepEqual(ids(walked).sort(), ids(expected).sort());
+    });
+
+    it('concurrent lists of two owners, with every filter and cursor: each gets what it gets alone', async () => {
+      // Lists of one shape asked for together share one statement (createAlertListLookup): no
+      // row may go to the wrong list, out of order, or be lost.
+      const one = await alertsOwner();
+      const two = await alertsOwner();
+      const cursorOf = async (auth: Auth, query: string) =>
+        (await server.request('GET', `/api/v1/alerts${query}`, { headers: auth })).body.pagination
+          .nextCursor as string;
+      const queries = async (owner: typeof one) => [
+        '?limit=5',
+        '?limit=7',
+        '?state=read',
+        '?state=read&state=dismissed&limit=3',
+        `?watchId=${owner.a.id}&limit=4`,
+        '?since=2026-06-03&limit=6',
+        `?limit=5&cursor=${await cursorOf(owner.auth, '?limit=5')}`,
+        `?limit=2&state=unread&cursor=${await cursorOf(owner.auth, '?limit=2&state=unread')}`,
+      ];
+      const requests = [
+        ...(await queries(one)).map((query) => ({ auth: one.auth, query })),
+        ...(await queries(two)).map((query) => ({ auth: two.auth, query })),
+      ];
+      const get = (r: { auth: Auth; query: string }) =>
+        server.request('GET', `/api/v1/alerts${r.query}`, { headers: r.auth });
+      const alone: ApiResponse[] = [];
+      for (const r of requests) alone.push(await get(r));
+      const together = await Promise.all([...requests, ...requests].map(get));
+      for (const [i, res] of together.entries()) {
+        const expected = alone[i % requests.length];
+        assert.equal(res.status, 200, res.text);
+        assert.ok((expected?.body.data.length ?? 0) > 0, requests[i % requests.length]?.query);
+        assert.deepEqual(res.body, expected?.body, requests[i % requests.length]?.query);
+      }
     });
 
     it('alerts raised between page requests never make a page repeat or skip a row', async () => {
