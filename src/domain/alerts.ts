@@ -18,13 +18,12 @@ export type ListAlertsQuery = {
 
 export function createAlertService(db: Db) {
   const alertJson = repo.createAlertJsonLookup(db);
-  const alertList = repo.createAlertListLookup(db);
   return {
     async list(principal: Principal, query: ListAlertsQuery) {
       const after = positionFromCursor(query.cursor);
       // A watch id that cannot exist is a watch the caller cannot see: an empty list (D4).
       if (query.watchId !== undefined && !isIdOf('wat', query.watchId)) return [];
-      return alertList({
+      return repo.listAlertsJson(db, {
         ownerId: principal.ownerId,
         states: query.states,
         watchId: query.watchId,

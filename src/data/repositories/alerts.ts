@@ -1,6 +1,5 @@
-import { coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
-import type { JsonRow } from './json-sql.ts';
+import { type JsonRow, Params } from './json-sql.ts';
 import { ownedJsonLookup } from './owned-lookup.ts';
 
 export type AlertState = 'unread' | 'read' | 'dismissed';
@@ -14,81 +13,32 @@ export type AlertListFilter = {
   limit: number;
 };
 
-/**
- * The conditions of an alert list, each value written by `ref` (its name, SQL type and value).
- * The shape (which optional filters are present) decides the statement's text.
- */
-function alertListConditions(
-  filter: AlertListFilter,
-  ref: (name: string, type: string, value: unknown) => string,
-): string[] {
-  const where = [`a.owner_id = ${ref('owner_id', 'text', filter.ownerId)}`];
-  const states = filter.states ?? [];
-  if (states.length === 1) where.push(`a.state = ${ref('state', 'text', states[0])}`);
-  if (states.length > 1) where.push(`a.state = ANY(${ref('states', 'text[]', states)})`);
-  if (filter.watchId !== undefined) {
-    where.push(`a.watch_id = ${ref('watch_id', 'text', filter.watchId)}`);
-  }
-  if (filter.since !== undefined) {
-    where.push(`a.created_at >= ${ref('since', 'timestamptz', filter.since)}`);
-  }
-  if (filter.after) {
+export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Promise<JsonRow[]> {
+  const p = new Params();
+  const where = [`a.owner_id = ${p.add(filter.ownerId)}`];
+  if (filter.states && filter.states.length > 0) {
     where.push(
-      `(a.created_at, a.id) < (${ref('after_created_at', 'timestamptz', filter.after.createdAt)}, ${ref('after_id', 'text', filter.after.id)})`,
+      filter.states.length === 1
+        ? `a.state = ${p.add(filter.states[0])}`
+        : `a.state = ANY(${p.add(filter.states)}::text[])`,
     );
   }
-  return where;
-}
-
-/**
- * Alert lists, newest first, up to `limit + 1` rows each (the extra row only tells that a next
- * page exists). The lists of one shape asked for in one turn of the event loop share a statement
- * (coalesce.ts): each list is a LATERAL subquery over its own row of a JSON parameter, numbering
- * its rows so that each caller gets exactly its own, in order.
- */
-export function createAlertListLookup(
-  db: Queryable,
-): (filter: AlertListFilter) => Promise<JsonRow[]> {
-  const byShape = new Map<string, (filter: AlertListFilter) => Promise<JsonRow[]>>();
-  return (filter) => {
-    const columns = new Map<string, string>();
-    const where = alertListConditions(filter, (name, type) => {
-      columns.set(name, type);
-      return `q.${name}`;
-    });
-    const shape = [...columns.keys()].join(',');
-    let lookup = byShape.get(shape);
-    if (!lookup) {
-      const definition = [...columns].map(([name, type]) => `${name} ${type}`).join(', ');
-      const text = `SELECT q.i, p.n, p.json
-         FROM jsonb_to_recordset($1::text::jsonb) AS q(i int, row_limit int, ${definition})
-        CROSS JOIN LATERAL (
-              SELECT a.api_json AS json,
-                     row_number() OVER (ORDER BY a.created_at DESC, a.id DESC) AS n
-                FROM alerts a
-               WHERE ${where.join(' AND ')}
-               ORDER BY a.created_at DESC, a.id DESC
-               LIMIT q.row_limit) p`;
-      lookup = coalesced(async (filters: readonly AlertListFilter[]) => {
-        const records = filters.map((f, i) => {
-          const record: Record<string, unknown> = { i, row_limit: f.limit + 1 };
-          alertListConditions(f, (name, _type, value) => {
-            record[name] = value;
-            return '';
-          });
-          return record;
-        });
-        const rows = await db.query<{ i: number; n: number; json: string }>(text, [
-          JSON.stringify(records),
-        ]);
-        const lists: { n: number; json: string }[][] = filters.map(() => []);
-        for (const row of rows) lists[row.i]?.push(row);
-        return lists.map((list) => list.sort((x, y) => x.n - y.n).map(({ json }) => ({ json })));
-      });
-      byShape.set(shape, lookup);
-    }
-    return lookup(filter);
-  };
+  if (filter.watchId !== undefined) where.push(`a.watch_id = ${p.add(filter.watchId)}`);
+  if (filter.since !== undefined) where.push(`a.created_at >= ${p.add(filter.since)}::timestamptz`);
+  if (filter.after) {
+    where.push(
+      `(a.created_at, a.id) < (${p.add(filter.after.createdAt)}::timestamptz, ${p.add(filter.after.id)})`,
+    );
+  }
+  // One more row than the page: it only tells whether a next page exists.
+  return db.query<JsonRow>(
+    `SELECT a.api_json AS json
+       FROM alerts a
+      WHERE ${where.join(' AND ')}
+      ORDER BY a.created_at DESC, a.id DESC
+      LIMIT ${p.add(filter.limit + 1)}`,
+    p.values,
+  );
 }
 
 /**
