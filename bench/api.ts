@@ -113,17 +113,40 @@ const FINDINGS = `What was found and tried (issue 2; before → after, same mach
   connections, falls from 15,000 to 4,000 queries/s within 40 s, 60% of its CPU in \`remove\`).
   Statements outside transactions now wait in p-limit, at most pool-size at a time
   (\`src/data/db.ts\`); \`remove\` was 7-23% of the server's profile before.
-- Where the time goes now: the server process, ~0.45-0.65 ms of CPU per GET /alerts against
-  ~0.07 for the bare route. Of that, the fixed cost of an authenticated request (GET
-  /watches/{id}, 0.25-0.30 ms: the key lookup and the route's query through postgres.js, Fastify's
-  hooks, Zod) and, for the list, receiving 60 KB as 51 rows and writing it out again (measured
-  alone: decoding, joining and re-encoding 50 KB per request costs ~55 µs more than sending a
-  prebuilt string), plus the garbage collector. The 35% target allows ~0.45 ms of CPU per
-  request for server, PostgreSQL and load generator together on 2 cores: below the fixed cost of
-  one authenticated request with two database round trips here.
-- The key lookup is a second query on every request. An in-process key cache would remove it
-  (measured: half the database work of GET /watches/{id}) but cannot honour "revocation takes
-  effect on the very next request", so it was not adopted.
+- Earlier figures above were measured on an Intel Xeon host; the machine is an AMD EPYC host
+  since 2026-11-23 and the same code runs about three times as fast there (bare route 11,000 →
+  34,000-41,000 req/s). The ratios to the bare route barely moved: GET /alerts 13% → 12%,
+  GET /watches/{id} 26% → 34%.
+- The server process writing each query to PostgreSQL's socket was 19-26% of its profile (the
+  write wakes the backend, which costs most on this VM). Over the Unix-domain socket instead of TCP
+  loopback (\`DATABASE_URL=postgres://user@localhost/db?host=/var/run/postgresql\`, libpq's form,
+  \`connectPostgres\` in db.ts): GET /alerts 4,606 → 5,617 req/s, p99 25 → 14 ms. The benchmark now
+  connects that way when the server is local.
+- The key lookup was a second round trip on every request. Lookups asked for in one turn of the
+  event loop now share one statement (\`src/data/coalesce.ts\`, on dataloader without its cache, so
+  every request still reads the database after it arrived and a revoked key fails on the very next
+  request); ~6 keys per statement under this load. \`hash = ANY($1::text[])\` made PostgreSQL replan
+  on every execution and pick a hash join over all users (130 µs for 6 keys); the hashes travel as a
+  JSON array with one LATERAL index probe each (30 µs, against 90 µs for 6 separate lookups).
+  GET /alerts 12% → 19%, GET /watches/{id} 34% → 44%.
+- GET /watches/{id} and GET /alerts/{id} coalesce the same way (LATERAL primary-key probes over
+  (id, owner) pairs, visibility still per request): GET /watches/{id} 44% → 70-75%, server CPU
+  per request 0.06 → 0.03 ms.
+- Tried and dropped: coalescing alert lists of one shape (one LATERAL subquery per list, rows
+  numbered and regrouped in Node). GET /alerts fell to 4,810 req/s and its server CPU rose to
+  0.20 ms per request: a batch's ~300 rows come through one connection instead of being spread over
+  the pool, and regrouping them cost more than the spared statement. Also tried: letting
+  postgres.js pipeline up to 4 statements per connection (less PostgreSQL CPU, no change in req/s:
+  the server process is the limit).
+- Where the time goes now for GET /alerts: the server process, one core busy at ~0.14-0.16 ms of CPU
+  per request against 0.02 for the bare route. It receives 60 KB as 51 rows and writes them out
+  again (measured alone: decoding 51 rows into strings, joining and re-encoding costs ~25 µs more
+  than copying the row bytes), parses each row in postgres.js, runs Fastify's hooks and Zod, and
+  collects the garbage of all that (9% of its profile). At 35% of ~35,000 req/s the 2 cores have
+  ~0.16 ms of CPU per request for everything: PostgreSQL reading a page of 51 stored JSON texts
+  (0.07-0.09 ms), the load generator (~0.03) and the server, which would have to get by on
+  ~0.05 ms, a third of what it spends now. Untried: handing the rows' bytes
+  to the response without decoding them (postgres.js \`raw()\`; PGlite has no such mode).
 - No measurable effect within the noise: pool size (2, 4, 10), \`return503OnClosing\` (one flag
   test per request). \`LOG_LEVEL=info\` (the production default) writes two lines per request:
   see its rows above.`;

@@ -8,9 +8,9 @@ import { hashApiKey } from '../../src/domain/api-keys.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
-// API-key lookups asked for together go to the database as one statement, and each caller gets
-// the row of its own key (or null), never a neighbour's.
-describe('API key lookup: concurrent lookups share a statement', () => {
+// Lookups asked for together go to the database as one statement (src/data/coalesce.ts), and each
+// caller gets its own row (or null), never a neighbour's.
+describe('coalesced lookups: concurrent lookups share a statement', () => {
   let database: TestDatabase;
   let statements = 0;
   let counting: Queryable;
@@ -28,112 +28,98 @@ describe('API key lookup: concurrent lookups share a statement', () => {
   });
   after(() => database.drop());
 
-  it('20 lookups in one turn of the event loop: one statement, each its own answer', async () => {
-    const accounts = createAccountService(database.db);
-    const keys = [];
-    for (let i = 0; i < 6; i += 1) {
-      const user = await accounts.createUser({ email: `lookup${i}@example.com`, tier: 'team' });
-      keys.push(
-        await accounts.createKey({ userId: user.id, name: `k${i}`, scopes: ['alerts:read'] }),
-      );
-    }
-    const [revoked] = keys.splice(5, 1);
-    if (!revoked) throw new Error('no key');
-    await accounts.revokeKey(revoked.id);
-    const lookup = createPrincipalLookup(counting);
-    const asked = [
-      ...keys.map((k) => ({ hash: hashApiKey(k.key), keyId: k.id as string | null })),
-      ...keys.map((k) => ({ hash: hashApiKey(k.key), keyId: k.id as string | null })),
-      { hash: hashApiKey(revoked.key), keyId: null },
-      ...Array.from({ length: 9 }, (_, i) => ({
-        hash: hashApiKey(`tmw_unknown_${i}`),
-        keyId: null,
-      })),
-    ];
-    assert.equal(asked.length, 20);
-    statements = 0;
-    const answers = await Promise.all(asked.map((a) => lookup(a.hash)));
-    assert.equal(statements, 1);
-    assert.deepEqual(
-      answers.map((row) => row?.key_id ?? null),
-      asked.map((a) => a.keyId),
-    );
-    for (const [i, row] of answers.entries()) {
-      if (row) assert.equal(row.user_id, keys[i % keys.length]?.userId);
-    }
-  });
-
-  it('lookups in different turns each read the database again: a revocation in between counts', async () => {
-    const accounts = createAccountService(database.db);
-    const user = await accounts.createUser({ email: 'again@example.com', tier: 'team' });
-    const key = await accounts.createKey({ userId: user.id, name: 'k', scopes: [] });
-    const lookup = createPrincipalLookup(counting);
-    statements = 0;
-    assert.equal((await lookup(hashApiKey(key.key)))?.key_id, key.id);
-    await accounts.revokeKey(key.id);
-    assert.equal(await lookup(hashApiKey(key.key)), null);
-    assert.equal(statements, 2);
-  });
-});
-
-describe('watch and alert lookups by id: concurrent lookups share a statement', () => {
-  let database: TestDatabase;
-  let statements = 0;
-  let counting: Queryable;
-  before(async () => {
-    database = await createTestDatabase();
-    const db = database.db;
-    counting = {
-      query: (text, params) => {
-        statements += 1;
-        return db.query(text, params);
-      },
-      exec: (script) => db.exec(script),
-      copyFrom: (target, data) => db.copyFrom(target, data),
-    };
-  });
-  after(() => database.drop());
-
-  it('each (owner, id) pair gets its own watch, or null when that owner does not own it', async () => {
-    const accounts = createAccountService(database.db);
-    const owners: string[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      const user = await accounts.createUser({ email: `owner${i}@example.com`, tier: 'team' });
-      owners.push(user.id);
-    }
-    const made: { ownerId: string; id: string }[] = [];
-    for (const ownerId of owners) {
-      for (let n = 0; n < 3; n += 1) {
-        const id = newId('wat');
-        await insertWatch(database.db, {
-          id,
-          ownerId,
-          createdBy: ownerId,
-          watchType: 'trademark',
-          name: `Brand ${n}`,
-          attributes: { niceClasses: [9], countries: ['DE'] },
-          sources: ['global_trademark_database'],
-          scanCadence: 'daily',
-        });
-        made.push({ ownerId, id });
+  describe('API keys by hash', () => {
+    it('20 lookups in one turn of the event loop: one statement, each its own answer', async () => {
+      const accounts = createAccountService(database.db);
+      const keys = [];
+      for (let i = 0; i < 6; i += 1) {
+        const user = await accounts.createUser({ email: `lookup${i}@example.com`, tier: 'team' });
+        keys.push(
+          await accounts.createKey({ userId: user.id, name: `k${i}`, scopes: ['alerts:read'] }),
+        );
       }
-    }
-    const lookup = createWatchJsonLookup(counting);
-    const asked = made.flatMap((watch, n) => [
-      { key: watch, own: true },
-      {
-        key: { ownerId: owners[(owners.indexOf(watch.ownerId) + 1) % 3] ?? '', id: watch.id },
-        own: false,
-      },
-      ...(n === 0 ? [{ key: { ownerId: watch.ownerId, id: 'wat_none' }, own: false }] : []),
-    ]);
-    statements = 0;
-    const answers = await Promise.all(asked.map((a) => lookup(a.key)));
-    assert.equal(statements, 1);
-    for (const [i, json] of answers.entries()) {
-      const a = asked[i];
-      if (a?.own) assert.equal((JSON.parse(json ?? 'null') as { id: string } | null)?.id, a.key.id);
-      else assert.equal(json, null);
-    }
+      const [revoked] = keys.splice(5, 1);
+      if (!revoked) throw new Error('no key');
+      await accounts.revokeKey(revoked.id);
+      const lookup = createPrincipalLookup(counting);
+      const asked = [
+        ...keys.map((k) => ({ hash: hashApiKey(k.key), keyId: k.id as string | null })),
+        ...keys.map((k) => ({ hash: hashApiKey(k.key), keyId: k.id as string | null })),
+        { hash: hashApiKey(revoked.key), keyId: null },
+        ...Array.from({ length: 9 }, (_, i) => ({
+          hash: hashApiKey(`tmw_unknown_${i}`),
+          keyId: null,
+        })),
+      ];
+      assert.equal(asked.length, 20);
+      statements = 0;
+      const answers = await Promise.all(asked.map((a) => lookup(a.hash)));
+      assert.equal(statements, 1);
+      assert.deepEqual(
+        answers.map((row) => row?.key_id ?? null),
+        asked.map((a) => a.keyId),
+      );
+      for (const [i, row] of answers.entries()) {
+        if (row) assert.equal(row.user_id, keys[i % keys.length]?.userId);
+      }
+    });
+
+    it('lookups in different turns each read the database again: a revocation in between counts', async () => {
+      const accounts = createAccountService(database.db);
+      const user = await accounts.createUser({ email: 'again@example.com', tier: 'team' });
+      const key = await accounts.createKey({ userId: user.id, name: 'k', scopes: [] });
+      const lookup = createPrincipalLookup(counting);
+      statements = 0;
+      assert.equal((await lookup(hashApiKey(key.key)))?.key_id, key.id);
+      await accounts.revokeKey(key.id);
+      assert.equal(await lookup(hashApiKey(key.key)), null);
+      assert.equal(statements, 2);
+    });
+  });
+
+  describe('watches by id', () => {
+    it('each (owner, id) pair gets its own watch, or null when that owner does not own it', async () => {
+      const accounts = createAccountService(database.db);
+      const owners: string[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const user = await accounts.createUser({ email: `owner${i}@example.com`, tier: 'team' });
+        owners.push(user.id);
+      }
+      const made: { ownerId: string; id: string }[] = [];
+      for (const ownerId of owners) {
+        for (let n = 0; n < 3; n += 1) {
+          const id = newId('wat');
+          await insertWatch(database.db, {
+            id,
+            ownerId,
+            createdBy: ownerId,
+            watchType: 'trademark',
+            name: `Brand ${n}`,
+            attributes: { niceClasses: [9], countries: ['DE'] },
+            sources: ['global_trademark_database'],
+            scanCadence: 'daily',
+          });
+          made.push({ ownerId, id });
+        }
+      }
+      const lookup = createWatchJsonLookup(counting);
+      const asked = made.flatMap((watch, n) => [
+        { key: watch, own: true },
+        {
+          key: { ownerId: owners[(owners.indexOf(watch.ownerId) + 1) % 3] ?? '', id: watch.id },
+          own: false,
+        },
+        ...(n === 0 ? [{ key: { ownerId: watch.ownerId, id: 'wat_none' }, own: false }] : []),
+      ]);
+      statements = 0;
+      const answers = await Promise.all(asked.map((a) => lookup(a.key)));
+      assert.equal(statements, 1);
+      for (const [i, json] of answers.entries()) {
+        const a = asked[i];
+        if (a?.own)
+          assert.equal((JSON.parse(json ?? 'null') as { id: string } | null)?.id, a.key.id);
+        else assert.equal(json, null);
+      }
+    });
   });
 });
