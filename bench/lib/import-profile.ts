@@ -19,6 +19,7 @@ export function profileImport(inner: Db, localServer: boolean) {
   const db: Db = {
     kind: inner.kind,
     query: (text, params) => inner.query(text, params),
+    queryBytes: (text, params) => inner.queryBytes(text, params),
     exec: (script) => inner.exec(script),
     copyFrom: (target, data) => inner.copyFrom(target, data),
     async transaction(fn) {

@@ -52,6 +52,7 @@ export function instrument(inner: Db): InstrumentedDb {
       }
       return rows;
     },
+    queryBytes: (text: string, params?: readonly unknown[]) => runner.queryBytes(text, params),
     exec: (script: string) => runner.exec(script),
     copyFrom: (target: string, data: string) => runner.copyFrom(target, data),
   });
@@ -60,6 +61,7 @@ export function instrument(inner: Db): InstrumentedDb {
   const db: Db = {
     kind: inner.kind,
     query: root.query,
+    queryBytes: root.queryBytes,
     exec: root.exec,
     copyFrom: root.copyFrom,
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -73,6 +75,7 @@ export function instrument(inner: Db): InstrumentedDb {
             if (CANDIDATE_QUERY.test(text)) isCandidateTx.value = true;
             return wrapped.query<R>(text, params);
           },
+          queryBytes: wrapped.queryBytes,
           exec: wrapped.exec,
           copyFrom: wrapped.copyFrom,
         });

@@ -29,18 +29,30 @@ export function positionFromCursor(cursor: string | undefined) {
 export function nextCursorOf(rows: JsonRow[], limit: number): string | null {
   const last = rows.length > limit ? rows[limit - 1] : undefined;
   if (last === undefined) return null;
-  const { createdAt, id } = JSON.parse(last.json) as { createdAt: string; id: string };
+  const { createdAt, id } = JSON.parse(last.toString('utf8')) as { createdAt: string; id: string };
   return encodeCursor({ createdAt, id });
 }
 
 /** The page's items as objects (the dashboard renders them; the API sends the text as it is). */
 export function pageItems<T>(rows: JsonRow[], limit: number): T[] {
-  return rows.slice(0, limit).map((row) => JSON.parse(row.json) as T);
+  return rows.slice(0, limit).map((row) => JSON.parse(row.toString('utf8')) as T);
 }
 
-/** The list body, assembled from the JSON text PostgreSQL produced. */
-export function pageBody(rows: JsonRow[], limit: number): string {
+const DATA_OPEN = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
+
+/**
+ * The list body, assembled from the JSON PostgreSQL produced: the rows' bytes are copied once into
+ * the body, never decoded into strings.
+ */
+export function pageBody(rows: JsonRow[], limit: number): Buffer {
   const nextCursor = nextCursorOf(rows, limit);
-  const items = rows.length > limit ? rows.slice(0, limit) : rows;
-  return `{"data":[${items.map((row) => row.json).join(',')}],"pagination":${JSON.stringify({ nextCursor, limit })}}`;
+  const count = Math.min(rows.length, limit);
+  const parts: Buffer[] = [DATA_OPEN];
+  for (let i = 0; i < count; i += 1) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(rows[i] as Buffer);
+  }
+  parts.push(Buffer.from(`],"pagination":${JSON.stringify({ nextCursor, limit })}}`));
+  return Buffer.concat(parts);
 }

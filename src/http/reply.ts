@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 
-/** Sends JSON text that is already serialised (built by PostgreSQL or pageBody). */
-export function sendJson(reply: FastifyReply, status: number, json: string) {
+/** Sends JSON that is already serialised (built by PostgreSQL or pageBody), as text or UTF-8 bytes. */
+export function sendJson(reply: FastifyReply, status: number, json: string | Buffer) {
   return reply.code(status).type('application/json; charset=utf-8').send(json);
 }
 

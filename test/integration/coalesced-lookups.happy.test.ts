@@ -22,6 +22,7 @@ describe('coalesced lookups: concurrent lookups share a statement', () => {
         statements += 1;
         return db.query(text, params);
       },
+      queryBytes: (text, params) => db.queryBytes(text, params),
       exec: (script) => db.exec(script),
       copyFrom: (target, data) => db.copyFrom(target, data),
     };

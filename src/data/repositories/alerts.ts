@@ -31,7 +31,7 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
     );
   }
   // One more row than the page: it only tells whether a next page exists.
-  return db.query<JsonRow>(
+  return db.queryBytes(
     `SELECT a.api_json AS json
        FROM alerts a
       WHERE ${where.join(' AND ')}

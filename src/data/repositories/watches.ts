@@ -33,7 +33,7 @@ export async function listWatchesJson(db: Queryable, filter: WatchListFilter): P
     );
   }
   // One more row than the page: it only tells whether a next page exists.
-  return db.query<JsonRow>(
+  return db.queryBytes(
     `SELECT ${WATCH_JSON} AS json
        FROM watches w
       WHERE ${where.join(' AND ')}
