@@ -138,15 +138,21 @@ const FINDINGS = `What was found and tried (issue 2; before → after, same mach
   the pool, and regrouping them cost more than the spared statement. Also tried: letting
   postgres.js pipeline up to 4 statements per connection (less PostgreSQL CPU, no change in req/s:
   the server process is the limit).
-- Where the time goes now for GET /alerts: the server process, one core busy at ~0.14-0.16 ms of CPU
-  per request against 0.02 for the bare route. It receives 60 KB as 51 rows and writes them out
-  again (measured alone: decoding 51 rows into strings, joining and re-encoding costs ~25 µs more
-  than copying the row bytes), parses each row in postgres.js, runs Fastify's hooks and Zod, and
-  collects the garbage of all that (9% of its profile). At 35% of ~35,000 req/s the 2 cores have
-  ~0.16 ms of CPU per request for everything: PostgreSQL reading a page of 51 stored JSON texts
-  (0.07-0.09 ms), the load generator (~0.03) and the server, which would have to get by on
-  ~0.05 ms, a third of what it spends now. Untried: handing the rows' bytes
-  to the response without decoding them (postgres.js \`raw()\`; PGlite has no such mode).
+- Lists hand PostgreSQL's bytes to the response without decoding them (\`Db.queryBytes\`:
+  postgres.js \`raw()\`, PGlite encodes its strings; \`pageBody\` copies the rows once into a
+  Buffer): GET /alerts 6,323 → 7,170 req/s, server CPU per request 0.14 → 0.12 ms, garbage
+  collector 9% → 5% of the profile. Retried afterwards, pipelining (pool 2 with up to 5 statements
+  per connection, pool 4 with 3): 7,217-7,273 req/s, within the noise.
+- Where the time goes now for GET /alerts: the server process, one core busy at ~0.12 ms of CPU per
+  request against 0.02 for the bare route and 0.03 for GET /watches/{id}, whose lookups are
+  coalesced. The difference is the list's own round trip: writing the query to PostgreSQL's socket
+  (~20% of the profile: the write wakes the backend, which costs most on this VM), reading 60 KB
+  back in PostgreSQL's 8 KB sends, parsing 51 rows in postgres.js, plus Fastify's hooks and Zod.
+  One core at 0.12 ms caps the route at ~8,300 req/s whatever else happens; at 35% of ~35,000 req/s
+  the 2 cores would have ~0.16 ms of CPU per request for everything: PostgreSQL reading a page of 51
+  stored JSON texts (0.06-0.09 ms), the load generator (~0.03) and the server (~0.05, under half of
+  what it spends now). A second server process would lift the one-core cap but not the two-core
+  total.
 - No measurable effect within the noise: pool size (2, 4, 10), \`return503OnClosing\` (one flag
   test per request). \`LOG_LEVEL=info\` (the production default) writes two lines per request:
   see its rows above.`;
