@@ -56,6 +56,13 @@ export async function openDb(options: OpenDbOptions): Promise<Db> {
   return openPglite(options);
 }
 
+/** A queryBytes value: the driver's bytes, or PGlite's string encoded; NULL is a caller's bug. */
+function bytesOf(value: unknown): Buffer {
+  if (Buffer.isBuffer(value)) return value;
+  if (typeof value === 'string') return Buffer.from(value);
+  throw new Error('queryBytes: the first column must be non-NULL text');
+}
+
 // int8 values (counts, sequences) fit comfortably in a double for this service.
 const toNumber = (value: string) => Number(value);
 
@@ -102,7 +109,7 @@ function openPostgres(url: string, max: number): Db {
       const rows = await runner
         .unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })
         .raw();
-      return rows.map((row) => row[0] as Buffer);
+      return rows.map((row) => bytesOf(row[0]));
     },
     async exec(script: string) {
       await runner.unsafe(script).simple();
@@ -178,7 +185,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     },
     async queryBytes(text: string, params: readonly unknown[] = []) {
       const result = await runner.query<unknown[]>(text, params as unknown[], { rowMode: 'array' });
-      return result.rows.map((row) => Buffer.from(String(row[0])));
+      return result.rows.map((row) => bytesOf(row[0]));
     },
     async exec(script: string) {
       await runner.exec(script);
