@@ -1,5 +1,10 @@
 import type { Db } from '../data/db.ts';
-import { type MarkUpsert, settleMarkIndexes, upsertMarks } from '../data/repositories/marks.ts';
+import {
+  type MarkUpsert,
+  mergeStagedMarks,
+  settleMarkIndexes,
+  stageMarks,
+} from '../data/repositories/marks.ts';
 import { matchKeys } from '../matching/normalize.ts';
 import { type ReadProgress, RecordFileError, readRecordFile } from './read-records.ts';
 import type { RegisterRecord } from './record.ts';
@@ -58,7 +63,11 @@ export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
  * sit idle between them.
  */
 const YIELD_EVERY = 64;
+
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Rolls back a batch staged behind one that failed: nothing after a failed batch is written. */
+class EarlierBatchFailed extends Error {}
 
 /**
  * Streams register files into the mirror in batches, one transaction per batch: memory stays flat
@@ -80,34 +89,48 @@ export async function importRecordFiles(
   };
   // Keyed by externalId: a batch may not touch one row twice, and the later line wins anyway.
   let batch = new Map<string, MarkUpsert>();
-  // One batch is written while the next one is read, parsed and keyed: the database and the JS
-  // work overlap. Never more than one in flight, so batches still commit in file order (and take
-  // their change_seq values in that order) and memory stays at two batches.
-  let inFlight: Promise<void> | null = null;
+  // Batches are written while the next ones are read, parsed and keyed, each in its own
+  // transaction, two at a time: while one is merged into the mirror (holding the import lock), the
+  // next is staged (COPY) on another connection. A batch merges only after the one before it has
+  // committed, so batches commit in file order (the later line of an externalId wins, change_seq
+  // follows the file) and memory stays at three batches.
+  let previous: Promise<void> | null = null;
+  let older: Promise<void> | null = null;
   let failure: { error: unknown } | null = null;
   const settle = async () => {
-    if (inFlight !== null) await inFlight;
-    inFlight = null;
+    await older;
+    await previous;
+    older = previous = null;
     if (failure !== null) throw failure.error;
   };
   const flush = async () => {
-    await settle();
+    await older;
+    older = null;
+    if (failure !== null) throw failure.error;
     if (batch.size === 0) return;
     const rows = [...batch.values()];
     batch = new Map();
+    const before = previous;
     // The failure is kept, not left as a rejected promise nobody awaits yet: it is thrown at the
-    // next flush, or at the end.
-    inFlight = db
-      .transaction((tx) => upsertMarks(tx, rows))
+    // next flush, or at the end. A batch staged behind a failed one rolls back without a word.
+    const current = db
+      .transaction(async (tx) => {
+        await stageMarks(tx, rows);
+        await before;
+        if (failure !== null) throw new EarlierBatchFailed();
+        return mergeStagedMarks(tx);
+      })
       .then(
         (result) => {
           summary.imported += result.inserted;
           summary.updated += result.updated;
         },
         (error: unknown) => {
-          failure = { error };
+          if (!(error instanceof EarlierBatchFailed)) failure ??= { error };
         },
       );
+    older = before;
+    previous = current;
   };
 
   try {
@@ -121,7 +144,7 @@ export async function importRecordFiles(
             const upsert = toMarkUpsert(item.record);
             batch.set(upsert.externalId, upsert);
             if (batch.size >= batchSize) await flush();
-            else if (inFlight !== null && batch.size % YIELD_EVERY === 0) await yieldToIo();
+            else if (previous !== null && batch.size % YIELD_EVERY === 0) await yieldToIo();
           } else if ('error' in item) {
             report({ file: item.file, line: item.line, message: item.error });
           } else {
@@ -136,8 +159,9 @@ export async function importRecordFiles(
     await flush();
     await settle();
   } catch (error) {
-    // Whatever went wrong, the batch in flight ends before the caller may close the database.
-    await inFlight;
+    // Whatever went wrong, the batches in flight end before the caller may close the database.
+    await older;
+    await previous;
     throw error;
   }
   const written = summary.imported + summary.updated;

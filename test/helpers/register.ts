@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../../src/data/db.ts';
-import { importRecordFiles } from '../../src/register/import.ts';
+import { type ImportOptions, importRecordFiles } from '../../src/register/import.ts';
 
 let counter = 0;
 
@@ -23,12 +23,12 @@ export function makeRecord(overrides: Record<string, unknown> = {}) {
 }
 
 /** Imports records through the real importer (a JSON Lines file, as `marks import` reads it). */
-export async function importRecords(db: Db, records: unknown[]) {
+export async function importRecords(db: Db, records: unknown[], options: ImportOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tmw-records-'));
   try {
     const file = join(dir, 'records.jsonl');
     writeFileSync(file, `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    return await importRecordFiles(db, [file]);
+    return await importRecordFiles(db, [file], options);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

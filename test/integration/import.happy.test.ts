@@ -101,4 +101,49 @@ describe('marks import into the mirror', () => {
       records.map((r) => r.externalId),
     );
   });
+
+  it('in small batches written two at a time, the later line wins and sequences follow the file', async () => {
+    // Each batch is staged while the one before it merges (import.ts); merges stay in file order.
+    const ids = Array.from({ length: 7 }, () => makeRecord().externalId);
+    const lines = Array.from({ length: 40 }, (_, n) =>
+      makeRecord({ externalId: ids[(n * 5) % ids.length], markText: `VERSION ${n}` }),
+    );
+    const summary = await importRecords(db, lines, { batchSize: 3 });
+    assert.equal(summary.imported + summary.updated, 40);
+    assert.equal(summary.imported, ids.length);
+    const rows = await db.query<{ external_id: string; mark_text: string }>(
+      'SELECT external_id, mark_text FROM marks ORDER BY change_seq',
+    );
+    const lastLine = new Map(lines.map((line, n) => [line.externalId, n]));
+    const expected = [...lastLine].sort((a, b) => a[1] - b[1]);
+    assert.deepEqual(
+      rows.map((r) => [r.external_id, r.mark_text]),
+      expected.map(([id, n]) => [id, `VERSION ${n}`]),
+    );
+  });
+
+  it('a batch the database refuses stops the import: earlier batches stay, later ones are not written', async () => {
+    await db.exec(`
+      CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.mark_text = 'BOOM' THEN RAISE EXCEPTION 'refused by the test'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_boom BEFORE INSERT ON marks FOR EACH ROW EXECUTE FUNCTION refuse_boom();`);
+    try {
+      const lines = Array.from({ length: 12 }, (_, n) =>
+        makeRecord({ markText: n === 6 ? 'BOOM' : `LINE ${n}` }),
+      );
+      await assert.rejects(importRecords(db, lines, { batchSize: 2 }), /refused by the test/);
+      const rows = await db.query<{ mark_text: string }>(
+        'SELECT mark_text FROM marks ORDER BY change_seq',
+      );
+      assert.deepEqual(
+        rows.map((r) => r.mark_text),
+        ['LINE 0', 'LINE 1', 'LINE 2', 'LINE 3', 'LINE 4', 'LINE 5'],
+      );
+    } finally {
+      await db.exec('DROP TRIGGER refuse_boom ON marks; DROP FUNCTION refuse_boom();');
+    }
+  });
 });

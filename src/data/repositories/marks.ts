@@ -17,7 +17,7 @@ export type MarkUpsert = RegisterRecord & {
 const IMPORT_LOCK = 72_002;
 
 /**
- * The staging table of upsertMarks: one per session, emptied at every commit. The batch is
+ * The staging table of stageMarks: one per session, emptied at every commit. The batch is
  * COPY-ed into it, then moved into marks by one INSERT … ON CONFLICT (COPY cannot upsert).
  */
 const STAGING = 'marks_import';
@@ -57,7 +57,7 @@ const UPSERT = `WITH written AS (
 )
 SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written FROM written`;
 
-/** The batch as upsertMarks sends it: COPY text rows of the staging table (exported for bench:scan). */
+/** The batch as stageMarks sends it: COPY text rows of the staging table (exported for bench:scan). */
 export function markCopyRows(batch: readonly MarkUpsert[]): string {
   let data = '';
   for (const r of batch) data += copyRow(r);
@@ -85,20 +85,23 @@ function copyRow(r: MarkUpsert): string {
 }
 
 /**
- * Inserts or updates a batch of records (distinct externalIds) in the transaction `tx`; an update
- * takes a new change_seq so incremental scans see it. The rows are COPY-ed into a temporary
- * staging table and upserted from there in one statement: PostgreSQL spent ~25 us per row parsing
- * the earlier single JSON parameter (jsonb_to_recordset), ~12 us this way. Returns how many rows
- * were new and how many updated.
+ * First half of writing a batch of records (distinct externalIds) in the transaction `tx`: COPY
+ * them into the session's temporary staging table. It takes no lock, so the importer stages the
+ * next batch while the previous one is merged. PostgreSQL spent ~25 us per row parsing the earlier
+ * single JSON parameter (jsonb_to_recordset), ~12 us per row through COPY.
  */
-export async function upsertMarks(
-  tx: Queryable,
-  batch: readonly MarkUpsert[],
-): Promise<{ inserted: number; updated: number }> {
-  if (batch.length === 0) return { inserted: 0, updated: 0 };
-  const data = markCopyRows(batch);
+export async function stageMarks(tx: Queryable, batch: readonly MarkUpsert[]): Promise<void> {
   await tx.exec(CREATE_STAGING);
-  await tx.copyFrom(`${STAGING} (${COLUMNS})`, data);
+  if (batch.length > 0) await tx.copyFrom(`${STAGING} (${COLUMNS})`, markCopyRows(batch));
+}
+
+/**
+ * Second half: moves the staged rows into marks in one statement; an update takes a new
+ * change_seq so incremental scans see it. Returns how many rows were new and how many updated.
+ */
+export async function mergeStagedMarks(
+  tx: Queryable,
+): Promise<{ inserted: number; updated: number }> {
   // Serialise imports so change_seq values commit in increasing order (see 002_register_mirror.sql):
   // held from the first nextval to the commit. The two statements are sent together.
   const [, rows] = await Promise.all([
