@@ -76,11 +76,16 @@ export function connectPostgres<T extends Record<string, postgres.PostgresType>>
   url: string,
   options: postgres.Options<T>,
 ) {
-  const parsed = new URL(url);
-  const host = parsed.searchParams.get('host');
+  // Only the query string is parsed here: postgres.js accepts authorities that WHATWG URL refuses
+  // (several hosts: `postgres://user@h1:5432,h2:5432/db`), and those must reach it unchanged.
+  const at = url.indexOf('?');
+  if (at === -1) return postgres(url, options);
+  const query = new URLSearchParams(url.slice(at + 1));
+  const host = query.get('host');
   if (host === null) return postgres(url, options);
-  parsed.searchParams.delete('host');
-  return postgres(parsed.toString(), { ...options, host });
+  query.delete('host');
+  const rest = query.toString();
+  return postgres(`${url.slice(0, at)}${rest ? `?${rest}` : ''}`, { ...options, host });
 }
 
 function openPostgres(url: string, max: number): Db {

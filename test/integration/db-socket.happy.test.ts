@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { type Db, openDb } from '../../src/data/db.ts';
+import { connectPostgres, type Db, openDb } from '../../src/data/db.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 // DATABASE_URL may name a Unix-domain socket directory as libpq does (`?host=/dir`); the service
@@ -44,5 +44,36 @@ describe('PostgreSQL over a Unix-domain socket (DATABASE_URL ?host=/dir)', {
       'SELECT inet_server_addr() IS NOT NULL AS tcp',
     );
     assert.equal(row?.tcp, true);
+  });
+});
+
+// connectPostgres reads only the query string: the authority goes to postgres.js as it was given.
+describe('connectPostgres: URLs postgres.js accepts stay accepted', () => {
+  it('a multi-host URL (which WHATWG URL refuses) still opens a client', async () => {
+    const sql = connectPostgres('postgres://user@db1.invalid:5432,db2.invalid:5433/app', {
+      max: 1,
+    });
+    try {
+      assert.deepEqual(sql.options.host, ['db1.invalid', 'db2.invalid']);
+      assert.deepEqual(sql.options.port, [5432, 5433]);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it('?host=/dir becomes the socket path and the other parameters stay', async () => {
+    const sql = connectPostgres(
+      'postgres://user@localhost:5433/app?host=/tmp/sockets&application_name=probe',
+      {
+        max: 1,
+      },
+    );
+    try {
+      assert.equal(sql.options.path, '/tmp/sockets/.s.PGSQL.5433');
+      assert.equal(sql.options.database, 'app');
+      assert.equal(sql.options.connection.application_name, 'probe');
+    } finally {
+      await sql.end();
+    }
   });
 });
