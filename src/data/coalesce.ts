@@ -8,7 +8,8 @@ import DataLoader from 'dataloader';
  * server process more than the lookup costs PostgreSQL (docs/benchmarks.md, bench:api).
  *
  * Nothing is cached: every lookup reads the database after its request arrived, so it sees every
- * write committed before that (a revoked key is refused by the very next request).
+ * write committed before that (a revoked key is refused by the very next request). Build lookups on
+ * the root database only, never on a transaction: a batch mixes the statements of many requests.
  */
 export function coalesced<K, V>(
   fetch: (keys: readonly K[]) => Promise<V[]>,

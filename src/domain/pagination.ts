@@ -1,4 +1,4 @@
-import type { JsonRow } from '../data/repositories/json-sql.ts';
+import type { JsonBytes } from '../data/repositories/json-sql.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { ApiError } from './errors.ts';
 
@@ -26,7 +26,7 @@ export function positionFromCursor(cursor: string | undefined) {
  * is the createdAt and id of the page's last item, read from its JSON: every listed resource has
  * both, in the same text the keyset compares (milliseconds, UTC).
  */
-export function nextCursorOf(rows: JsonRow[], limit: number): string | null {
+export function nextCursorOf(rows: JsonBytes[], limit: number): string | null {
   const last = rows.length > limit ? rows[limit - 1] : undefined;
   if (last === undefined) return null;
   const { createdAt, id } = JSON.parse(last.toString('utf8')) as { createdAt: string; id: string };
@@ -34,7 +34,7 @@ export function nextCursorOf(rows: JsonRow[], limit: number): string | null {
 }
 
 /** The page's items as objects (the dashboard renders them; the API sends the text as it is). */
-export function pageItems<T>(rows: JsonRow[], limit: number): T[] {
+export function pageItems<T>(rows: JsonBytes[], limit: number): T[] {
   return rows.slice(0, limit).map((row) => JSON.parse(row.toString('utf8')) as T);
 }
 
@@ -45,7 +45,7 @@ const COMMA = Buffer.from(',');
  * The list body, assembled from the JSON PostgreSQL produced: the rows' bytes are copied once into
  * the body, never decoded into strings.
  */
-export function pageBody(rows: JsonRow[], limit: number): Buffer {
+export function pageBody(rows: JsonBytes[], limit: number): Buffer {
   const nextCursor = nextCursorOf(rows, limit);
   const count = Math.min(rows.length, limit);
   const parts: Buffer[] = [DATA_OPEN];

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import { type JsonRow, Params } from './json-sql.ts';
+import { type JsonBytes, Params } from './json-sql.ts';
 import { ownedJsonLookup } from './owned-lookup.ts';
 
 export type AlertState = 'unread' | 'read' | 'dismissed';
@@ -13,7 +13,7 @@ export type AlertListFilter = {
   limit: number;
 };
 
-export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Promise<JsonRow[]> {
+export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Promise<JsonBytes[]> {
   const p = new Params();
   const where = [`a.owner_id = ${p.add(filter.ownerId)}`];
   if (filter.states && filter.states.length > 0) {
@@ -41,10 +41,7 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
   );
 }
 
-/**
- * An alert's API JSON by id, if `ownerId` owns it, lookups coalesced (owned-lookup.ts): for the
- * root database only, never a transaction.
- */
+/** An alert's API JSON by id, if `ownerId` owns it (lookups coalesced, owned-lookup.ts). */
 export function createAlertJsonLookup(db: Queryable) {
   return ownedJsonLookup(db, { table: 'alerts', alias: 'a', json: 'a.api_json' });
 }

@@ -28,12 +28,12 @@ export const WATCH_JSON = `json_build_object(
 )::text`;
 
 /**
- * One row of a list: the item's JSON, as the UTF-8 bytes the driver received (Db.queryBytes).
+ * One item of a list: its JSON, as the UTF-8 bytes the driver received (Db.queryBytes).
  * Lists fetch one row more than the page; the cursor is the (createdAt, id) of the page's last
  * item, read back from its JSON (pagination.ts), so no column other than the JSON is formatted for
  * every row.
  */
-export type JsonRow = Buffer;
+export type JsonBytes = Buffer;
 
 // jsonb parameters are always sent as JSON text and cast with ::text::jsonb: postgres.js would
 // otherwise JSON-encode a string a second time, and PGlite would not.

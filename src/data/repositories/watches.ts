@@ -1,5 +1,5 @@
 import type { Queryable } from '../db.ts';
-import { type JsonRow, Params, WATCH_JSON } from './json-sql.ts';
+import { type JsonBytes, Params, WATCH_JSON } from './json-sql.ts';
 import { ownedJsonLookup } from './owned-lookup.ts';
 
 export type WatchRow = {
@@ -22,7 +22,10 @@ export type WatchListFilter = {
   limit: number;
 };
 
-export async function listWatchesJson(db: Queryable, filter: WatchListFilter): Promise<JsonRow[]> {
+export async function listWatchesJson(
+  db: Queryable,
+  filter: WatchListFilter,
+): Promise<JsonBytes[]> {
   const p = new Params();
   const where = [`w.owner_id = ${p.add(filter.ownerId)}`];
   if (filter.watchType !== undefined) where.push(`w.watch_type = ${p.add(filter.watchType)}`);
@@ -43,10 +46,7 @@ export async function listWatchesJson(db: Queryable, filter: WatchListFilter): P
   );
 }
 
-/**
- * A watch's API JSON by id, if `ownerId` owns it, lookups coalesced (owned-lookup.ts): for the
- * root database only, never a transaction, whose statements must stay its own.
- */
+/** A watch's API JSON by id, if `ownerId` owns it (lookups coalesced, owned-lookup.ts). */
 export function createWatchJsonLookup(db: Queryable) {
   return ownedJsonLookup(db, { table: 'watches', alias: 'w', json: WATCH_JSON });
 }
