@@ -83,3 +83,48 @@ describe('migrations: upgrading a database with data', () => {
     assert.deepEqual(strip(older), strip(newer));
   });
 });
+
+describe('migrations: 007 on a database that holds alerts', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('owners with alerts start at list version 1, others at 0, and the next write raises it', async () => {
+    const { db } = database;
+    const before007 = listMigrations().filter((m) => m.version < '007');
+    for (const migration of before007) await db.exec(migration.sql);
+    const make = factories(db);
+    const [withAlerts, without] = [await make.makeUser(), await make.makeUser()];
+    const watchId = newId('wat');
+    await db.query(
+      `INSERT INTO watches (id, owner_id, created_by, watch_type, name, attributes, sources,
+                            scan_cadence)
+       VALUES ($1, $2, $2, 'trademark', 'Acme', '{}', '{global_trademark_database}', 'daily')`,
+      [watchId, withAlerts.id],
+    );
+    const alertId = await make.makeAlert(watchId);
+    await make.makeAlert(watchId);
+
+    await db.query(
+      'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const migration of before007) {
+      await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+    }
+    assert.deepEqual(await migrate(db), ['007_alert_list_versions']);
+
+    const version = async (ownerId: string) =>
+      (
+        await db.query<{ v: number }>(
+          'SELECT coalesce((SELECT version FROM alert_list_versions WHERE owner_id = $1), 0) AS v',
+          [ownerId],
+        )
+      )[0]?.v;
+    assert.equal(await version(withAlerts.id), 1);
+    assert.equal(await version(without.id), 0);
+    await db.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [alertId]);
+    assert.equal(await version(withAlerts.id), 2);
+  });
+});

@@ -1,3 +1,4 @@
+import { byOrdinal, coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
 import { type JsonBytes, Params } from './json-sql.ts';
 import { ownedJsonLookup } from './owned-lookup.ts';
@@ -39,6 +40,25 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
       LIMIT ${p.add(filter.limit + 1)}`,
     p.values,
   );
+}
+
+/**
+ * The version of each owner's alert list (migration 007): it changes with every committed write to
+ * any of the owner's alerts; "0" for an owner whose alerts were never written. Opaque text (int8
+ * arrives as a string from postgres.js and as a number from PGlite). Lookups of one turn of the
+ * event loop share a statement, one index probe per owner as in createPrincipalLookup.
+ */
+export function createAlertListVersionLookup(db: Queryable): (ownerId: string) => Promise<string> {
+  return coalesced(async (owners: readonly string[]) => {
+    const rows = await db.query<{ i: number; version: string }>(
+      `SELECT q.i::int - 1 AS i, v.version::text AS version
+         FROM jsonb_array_elements_text($1::text::jsonb) WITH ORDINALITY AS q(owner_id, i)
+        CROSS JOIN LATERAL (
+              SELECT version FROM alert_list_versions WHERE owner_id = q.owner_id LIMIT 1) v`,
+      [JSON.stringify(owners)],
+    );
+    return byOrdinal(owners.length, rows, (row) => row.version).map((v) => v ?? '0');
+  });
 }
 
 /** An alert's API JSON by id, if `ownerId` owns it (lookups coalesced, owned-lookup.ts). */
