@@ -37,6 +37,8 @@ export type AppDeps = {
   rateLimit: RateLimitStore;
   rateLimitPerMinute: number;
   clock?: Clock;
+  /** Memory for the GET /alerts pages kept between requests (ALERT_LIST_CACHE_MB); 0: none. */
+  alertListCacheBytes?: number;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -68,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const accounts = createAccountService(deps.db);
   const watches = createWatchService(deps.db);
-  const alerts = createAlertService(deps.db);
+  const alerts = createAlertService(deps.db, { pageCacheBytes: deps.alertListCacheBytes });
   const dashboard = createDashboard({ db: deps.db, accounts, watches, alerts, clock });
 
   app.decorateRequest('principal', null);

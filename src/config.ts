@@ -45,6 +45,12 @@ const envSchema = z.object({
     .min(0.1, { error: 'must be a number of seconds from 0.1 to 60' })
     .max(60, { error: 'must be a number of seconds from 0.1 to 60' })
     .default(5),
+  ALERT_LIST_CACHE_MB: z.coerce
+    .number({ error: 'must be a whole number of megabytes, 0 or more' })
+    .int({ error: 'must be a whole number of megabytes, 0 or more' })
+    .min(0, { error: 'must be a whole number of megabytes, 0 or more' })
+    .max(1_048_576, { error: 'must be a whole number of megabytes, 0 or more' })
+    .default(64),
 });
 
 export type Config = {
@@ -63,6 +69,8 @@ export type Config = {
   scanLeaseSeconds: number;
   /** How often scanning processes look for due watches and due e-mail (≤ 60 s keeps D8's promise). */
   scanPollSeconds: number;
+  /** Memory for the GET /alerts pages an API process keeps between requests; 0: none. */
+  alertListCacheBytes: number;
 };
 
 export class ConfigError extends Error {}
@@ -97,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     scanLeaseSeconds: e.SCAN_LEASE_SECONDS,
     scanPollSeconds: e.SCAN_POLL_SECONDS,
+    alertListCacheBytes: e.ALERT_LIST_CACHE_MB * 1024 * 1024,
   };
 }

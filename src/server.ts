@@ -102,6 +102,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       logger,
       rateLimit,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      alertListCacheBytes: config.alertListCacheBytes,
     });
     // Closing the app stops accepting connections and waits for the requests in flight.
     cleanups.push(async () => {

@@ -1,8 +1,10 @@
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/alerts.ts';
+import type { CursorPosition } from './cursor.ts';
 import { notFound } from './errors.ts';
 import { isIdOf } from './ids.ts';
-import { positionFromCursor } from './pagination.ts';
+import { createPageCache, DEFAULT_PAGE_CACHE_BYTES } from './page-cache.ts';
+import { pageBody, positionFromCursor } from './pagination.ts';
 import type { Principal } from './principal.ts';
 
 export const ALERT_STATES = ['unread', 'read', 'dismissed'] as const;
@@ -16,21 +18,67 @@ export type ListAlertsQuery = {
   since?: string | undefined;
 };
 
-export function createAlertService(db: Db) {
+/** The query of one page, as the cache tells pages apart: equal keys, equal pages. */
+function pageKey(ownerId: string, query: ListAlertsQuery, after: CursorPosition | undefined) {
+  const states = query.states ? [...new Set(query.states)].sort() : null;
+  return JSON.stringify([
+    ownerId,
+    query.limit,
+    after?.createdAt ?? null,
+    after?.id ?? null,
+    states,
+    query.watchId ?? null,
+    query.since ?? null,
+  ]);
+}
+
+export type AlertServiceOptions = {
+  /** Memory for the list pages kept between requests (page-cache.ts); 0 turns the cache off. */
+  pageCacheBytes?: number;
+};
+
+export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
   const alertJson = repo.createAlertJsonLookup(db);
+  const listVersion = repo.createAlertListVersionLookup(db);
+  const pages = createPageCache(options.pageCacheBytes ?? DEFAULT_PAGE_CACHE_BYTES);
+
+  function listRows(ownerId: string, query: ListAlertsQuery, after: CursorPosition | undefined) {
+    // A watch id that cannot exist is a watch the caller cannot see: an empty list (D4).
+    if (query.watchId !== undefined && !isIdOf('wat', query.watchId)) return Promise.resolve([]);
+    return repo.listAlertsJson(db, {
+      ownerId,
+      states: query.states,
+      watchId: query.watchId,
+      since: query.since,
+      after,
+      limit: query.limit,
+    });
+  }
+
   return {
-    async list(principal: Principal, query: ListAlertsQuery) {
+    /** A page's items as the JSON rows of the list query (the dashboard renders them). */
+    list(principal: Principal, query: ListAlertsQuery) {
+      return listRows(principal.ownerId, query, positionFromCursor(query.cursor));
+    },
+
+    /**
+     * The API's list body (items and pagination). A page asked for again is answered from memory
+     * while the owner's alerts are unchanged: the owner's list version (migration 007) is read
+     * from the database by every request, before the rows, so a page is never kept under a version
+     * newer than what it shows, and a request sees every write committed before it arrived.
+     */
+    async listBody(principal: Principal, query: ListAlertsQuery): Promise<Buffer> {
       const after = positionFromCursor(query.cursor);
-      // A watch id that cannot exist is a watch the caller cannot see: an empty list (D4).
-      if (query.watchId !== undefined && !isIdOf('wat', query.watchId)) return [];
-      return repo.listAlertsJson(db, {
-        ownerId: principal.ownerId,
-        states: query.states,
-        watchId: query.watchId,
-        since: query.since,
-        after,
-        limit: query.limit,
-      });
+      const read = async () =>
+        pageBody(await listRows(principal.ownerId, query, after), query.limit);
+      if (pages === null) return read();
+      const key = pageKey(principal.ownerId, query, after);
+      const version = await listVersion(principal.ownerId);
+      const kept = pages.get(key, version);
+      if (kept !== undefined) return kept;
+      const body = await read();
+      pages.set(key, version, body);
+      return body;
     },
 
     async get(principal: Principal, id: string): Promise<string> {

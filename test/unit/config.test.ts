@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:3000',
       scanLeaseSeconds: 300,
       scanPollSeconds: 5,
+      alertListCacheBytes: 64 * 1024 * 1024,
     });
   });
 
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
       PUBLIC_URL: 'https://watch.example.com/',
       SCAN_LEASE_SECONDS: '30',
       SCAN_POLL_SECONDS: '0.5',
+      ALERT_LIST_CACHE_MB: '16',
     });
     assert.deepEqual(config, {
       port: 8080,
@@ -59,12 +61,17 @@ describe('loadConfig', () => {
       publicUrl: 'https://watch.example.com',
       scanLeaseSeconds: 30,
       scanPollSeconds: 0.5,
+      alertListCacheBytes: 16 * 1024 * 1024,
     });
   });
 
   it('an empty value counts as unset', () => {
     assert.equal(loadConfig({ PORT: '', DATABASE_URL: '' }).port, 3000);
     assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, undefined);
+  });
+
+  it('ALERT_LIST_CACHE_MB=0 turns the alert page cache off', () => {
+    assert.equal(loadConfig({ ALERT_LIST_CACHE_MB: '0' }).alertListCacheBytes, 0);
   });
 
   it('the public URL defaults to localhost on the configured port', () => {
@@ -87,6 +94,9 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: 'lots' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'not a url' }],
+    ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '-1' }],
+    ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '1.5' }],
+    ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: 'big' }],
   ];
   for (const [name, env] of BAD) {
     it(`a bad ${name} (${JSON.stringify(Object.values(env)[0])}) stops with a message naming ${name}`, () => {

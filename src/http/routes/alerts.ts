@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALERT_STATES, type AlertService } from '../../domain/alerts.ts';
-import { pageBody } from '../../domain/pagination.ts';
 import { principalOf } from '../authenticate.ts';
 import { cursorParam, isoInstantParam, limitParam } from '../query.ts';
 import { sendData, sendJson } from '../reply.ts';
@@ -49,14 +48,14 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
     },
     handler: async (request, reply) => {
       const query = request.query;
-      const rows = await alerts.list(principalOf(request), {
+      const body = await alerts.listBody(principalOf(request), {
         limit: query.limit,
         cursor: query.cursor,
         states: query.state,
         watchId: query.watchId,
         since: query.since,
       });
-      return sendJson(reply, 200, pageBody(rows, query.limit));
+      return sendJson(reply, 200, body);
     },
   });
 

@@ -1,0 +1,274 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Db, Queryable } from '../../src/data/db.ts';
+import { createAlertListVersionLookup, setAlertState } from '../../src/data/repositories/alerts.ts';
+import { markSent } from '../../src/data/repositories/outbox.ts';
+import { createAlertService, type ListAlertsQuery } from '../../src/domain/alerts.ts';
+import { type Auth, createWatch } from '../helpers/api.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { factories } from '../helpers/factories.ts';
+import { principalFor } from '../helpers/seed.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+// GET /alerts keeps the pages it has sent and answers a repeated request from memory while the
+// owner's alert-list version (migration 007) is unchanged; the version is read from the database
+// by every request. These tests hold the cache to "a request sees every write committed before it".
+
+const FIRST_PAGE: ListAlertsQuery = { limit: 50 };
+
+/** A database wrapper that counts list queries (queryBytes) and other statements (query). */
+function counting(db: Db) {
+  const counts = { statements: 0, lists: 0 };
+  const queryable: Queryable = {
+    query: (text, params) => {
+      counts.statements += 1;
+      return db.query(text, params);
+    },
+    queryBytes: (text, params) => {
+      counts.lists += 1;
+      return db.queryBytes(text, params);
+    },
+    exec: (script) => db.exec(script),
+    copyFrom: (target, data) => db.copyFrom(target, data),
+  };
+  const wrapped: Db = {
+    ...queryable,
+    kind: db.kind,
+    transaction: (fn) => db.transaction(fn),
+    close: () => db.close(),
+  };
+  return { counts, db: wrapped };
+}
+
+describe('alert pages: kept between requests, never stale', () => {
+  let database: TestDatabase;
+  let make: ReturnType<typeof factories>;
+  before(async () => {
+    database = await createTestDatabase();
+    make = factories(database.db);
+  });
+  after(() => database.drop());
+
+  /** A Team user with a watch and `alerts` alerts on it. */
+  async function owner(alerts = 3) {
+    const user = await make.makeUser();
+    const watchId = (
+      await database.db.query<{ id: string }>(
+        `INSERT INTO watches (id, owner_id, created_by, watch_type, name, attributes, sources,
+                              scan_cadence)
+         VALUES ('wat_' || md5(random()::text), $1, $1, 'trademark', 'Acme',
+                 '{"niceClasses":[9],"designations":["DE"]}', '{global_trademark_database}', 'daily')
+         RETURNING id`,
+        [user.id],
+      )
+    )[0]?.id as string;
+    const alertIds: string[] = [];
+    for (let i = 0; i < alerts; i += 1) alertIds.push(await make.makeAlert(watchId));
+    return { principal: principalFor(user, 'team'), watchId, alertIds };
+  }
+
+  const versionOf = (ownerId: string) => createAlertListVersionLookup(database.db)(ownerId);
+
+  it('a repeated page costs one version probe and no list query, and is the same body', async () => {
+    const { principal } = await owner();
+    const { counts, db } = counting(database.db);
+    const alerts = createAlertService(db);
+    const first = await alerts.listBody(principal, FIRST_PAGE);
+    assert.deepEqual(counts, { statements: 1, lists: 1 });
+    const again = await alerts.listBody(principal, FIRST_PAGE);
+    assert.deepEqual(counts, { statements: 2, lists: 1 });
+    assert.equal(again.toString(), first.toString());
+    assert.equal(JSON.parse(first.toString()).data.length, 3);
+  });
+
+  it('with the cache off (0 bytes) every request runs the list query, with the same body', async () => {
+    const { principal } = await owner();
+    const { counts, db } = counting(database.db);
+    const cached = await createAlertService(database.db).listBody(principal, FIRST_PAGE);
+    const alerts = createAlertService(db, { pageCacheBytes: 0 });
+    const first = await alerts.listBody(principal, FIRST_PAGE);
+    const again = await alerts.listBody(principal, FIRST_PAGE);
+    assert.deepEqual(counts, { statements: 0, lists: 2 });
+    assert.equal(first.toString(), cached.toString());
+    assert.equal(again.toString(), cached.toString());
+  });
+
+  it('different queries are different pages: limit, cursor, state, watchId and since', async () => {
+    const { principal, watchId, alertIds } = await owner(4);
+    const alerts = createAlertService(database.db);
+    const pageOf = async (query: ListAlertsQuery) =>
+      JSON.parse((await alerts.listBody(principal, query)).toString()) as {
+        data: { id: string }[];
+        pagination: { nextCursor: string | null; limit: number };
+      };
+    const all = await pageOf(FIRST_PAGE);
+    assert.equal(all.data.length, 4);
+    const two = await pageOf({ limit: 2 });
+    assert.equal(two.data.length, 2);
+    assert.ok(two.pagination.nextCursor);
+    const rest = await pageOf({ limit: 2, cursor: two.pagination.nextCursor ?? undefined });
+    assert.deepEqual(
+      [...two.data, ...rest.data].map((a) => a.id),
+      all.data.map((a) => a.id),
+    );
+    await setAlertState(database.db, principal.ownerId, alertIds[0] as string, 'read');
+    assert.deepEqual(
+      (await pageOf({ limit: 50, states: ['read'] })).data.map((a) => a.id),
+      [alertIds[0]],
+    );
+    assert.equal((await pageOf({ limit: 50, states: ['unread'] })).data.length, 3);
+    assert.equal((await pageOf({ limit: 50, states: ['unread', 'read'] })).data.length, 4);
+    assert.equal((await pageOf({ limit: 50, watchId })).data.length, 4);
+    assert.equal((await pageOf({ limit: 50, watchId: 'wat_other' })).data.length, 0);
+    assert.equal((await pageOf({ limit: 50, since: '2999-01-01T00:00:00.000Z' })).data.length, 0);
+    assert.equal((await pageOf({ limit: 50, since: '2000-01-01T00:00:00.000Z' })).data.length, 4);
+  });
+
+  it('two owners at the same version asking the same query each get their own page', async () => {
+    const a = await owner(2);
+    const b = await owner(2);
+    assert.equal(await versionOf(a.principal.ownerId), await versionOf(b.principal.ownerId));
+    const alerts = createAlertService(database.db);
+    const idsOf = async (o: typeof a) =>
+      (
+        JSON.parse((await alerts.listBody(o.principal, FIRST_PAGE)).toString()).data as {
+          id: string;
+        }[]
+      )
+        .map((x) => x.id)
+        .sort();
+    assert.deepEqual(await idsOf(a), [...a.alertIds].sort());
+    assert.deepEqual(await idsOf(b), [...b.alertIds].sort());
+    assert.deepEqual(await idsOf(a), [...a.alertIds].sort());
+  });
+
+  it("a write through another process's service shows on this one's next request", async () => {
+    const { principal, alertIds } = await owner(2);
+    const here = createAlertService(database.db);
+    const elsewhere = createAlertService(database.db);
+    const stateOf = async (id: string) =>
+      (
+        JSON.parse((await here.listBody(principal, FIRST_PAGE)).toString()).data as {
+          id: string;
+          state: string;
+        }[]
+      ).find((x) => x.id === id)?.state;
+    const id = alertIds[1] as string;
+    assert.equal(await stateOf(id), 'unread');
+    await elsewhere.setState(principal, id, 'dismissed');
+    assert.equal(await stateOf(id), 'dismissed');
+  });
+
+  describe('the version of an owner’s alert list', () => {
+    it('is 0 before any alert of the owner was written', async () => {
+      const user = await make.makeUser();
+      assert.equal(await versionOf(user.id), '0');
+    });
+
+    it('rises once per committed transaction, however many alerts it writes', async () => {
+      const { principal, watchId, alertIds } = await owner(1);
+      const start = Number(await versionOf(principal.ownerId));
+      await database.db.transaction(async (tx) => {
+        for (const id of alertIds) {
+          await tx.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [id]);
+        }
+        await tx.query(`UPDATE alerts SET severity = 'low' WHERE owner_id = $1`, [
+          principal.ownerId,
+        ]);
+      });
+      assert.equal(Number(await versionOf(principal.ownerId)), start + 1);
+      await make.makeAlert(watchId);
+      assert.equal(Number(await versionOf(principal.ownerId)), start + 2);
+      await setAlertState(database.db, principal.ownerId, alertIds[0] as string, 'read');
+      assert.equal(Number(await versionOf(principal.ownerId)), start + 3);
+    });
+
+    it('does not rise for a transaction that rolls back', async () => {
+      const { principal, alertIds } = await owner(1);
+      const start = await versionOf(principal.ownerId);
+      await assert.rejects(
+        database.db.transaction(async (tx) => {
+          await tx.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [alertIds[0]]);
+          throw new Error('changed my mind');
+        }),
+        /changed my mind/,
+      );
+      assert.equal(await versionOf(principal.ownerId), start);
+    });
+
+    it('rises for both owners when an alert moves from one to another, and on a delete', async () => {
+      const a = await owner(2);
+      const b = await owner(1);
+      const [a0, b0] = [
+        Number(await versionOf(a.principal.ownerId)),
+        Number(await versionOf(b.principal.ownerId)),
+      ];
+      await database.db.query('UPDATE alerts SET owner_id = $2 WHERE id = $1', [
+        a.alertIds[0],
+        b.principal.ownerId,
+      ]);
+      assert.equal(Number(await versionOf(a.principal.ownerId)), a0 + 1);
+      assert.equal(Number(await versionOf(b.principal.ownerId)), b0 + 1);
+      await database.db.query('DELETE FROM alerts WHERE id = $1', [a.alertIds[1]]);
+      assert.equal(Number(await versionOf(a.principal.ownerId)), a0 + 2);
+    });
+  });
+});
+
+// The same rule end to end: a client that has just read its first page sees each kind of write on
+// its very next request.
+describe('GET /alerts after each kind of write: the next request shows it', () => {
+  let server: TestServer;
+  let auth: Auth;
+  let watchId: string;
+  before(async () => {
+    server = await startTestServer();
+    const key = await server.make.makeKey();
+    auth = key.auth;
+    watchId = (await createWatch(server, auth)).id;
+    await server.make.makeAlert(watchId);
+  });
+  after(() => server.close());
+
+  type Listed = { id: string; state: string; emailedAt: string | null; severity: string | null };
+  const list = async (query = '') => {
+    const res = await server.request('GET', `/api/v1/alerts${query}`, { headers: auth });
+    assert.equal(res.status, 200, res.text);
+    return res.body.data as Listed[];
+  };
+  const find = (rows: Listed[], id: string) => rows.find((row) => row.id === id);
+
+  it('a new alert (as a scan records it)', async () => {
+    const before = await list();
+    const id = await server.make.makeAlert(watchId);
+    const now = await list();
+    assert.equal(now.length, before.length + 1);
+    assert.equal(now[0]?.id, id);
+  });
+
+  it('a state change through PATCH /alerts/{id}', async () => {
+    const [first] = await list();
+    assert.ok(first);
+    const res = await server.request('PATCH', `/api/v1/alerts/${first.id}`, {
+      headers: auth,
+      body: { state: first.state === 'read' ? 'dismissed' : 'read' },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(find(await list(), first.id)?.state, res.body.data.state);
+    assert.equal(find(await list(`?state=${res.body.data.state}`), first.id)?.id, first.id);
+  });
+
+  it('the e-mail sender setting emailedAt', async () => {
+    const id = await server.make.makeAlert(watchId);
+    assert.equal(find(await list(), id)?.emailedAt, null);
+    await server.db.transaction((tx) => markSent(tx, 'eml_none', [id]));
+    assert.match(find(await list(), id)?.emailedAt ?? '', /^\d{4}-/);
+  });
+
+  it('any other statement on the alerts table', async () => {
+    const id = await server.make.makeAlert(watchId);
+    assert.equal(find(await list(), id)?.severity, null);
+    await server.db.query(`UPDATE alerts SET severity = 'high' WHERE id = $1`, [id]);
+    assert.equal(find(await list(), id)?.severity, 'high');
+  });
+});
