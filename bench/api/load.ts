@@ -25,10 +25,13 @@ const pick = <T>(items: readonly T[]): T => {
 const auth = (user: SeedUser) => ({ authorization: `Bearer ${user.key}` });
 const jsonAuth = (user: SeedUser) => ({ ...auth(user), 'content-type': 'application/json' });
 
+/** The alert list scenario whose every request asks for a page the server has not kept. */
+export const NEW_PAGE_ALERTS = 'GET /api/v1/alerts?limit=50&since=… (new page each request)';
+
 /**
  * The scenarios. Each request picks a key from the pool (and an id that key's owner can see), so
- * the server never answers one key's cached state; POST spreads over every seeded user so that no
- * owner nears the Team cap of 500 active watches.
+ * the load spreads over many owners' data, not one key's; POST spreads over every seeded user so
+ * that no owner nears the Team cap of 500 active watches.
  */
 export function scenarios(
   pool: SeedUser[],
@@ -37,6 +40,7 @@ export function scenarios(
   const alertState = new Map<string, 'read' | 'unread'>();
   const createdBy = new Map<SeedUser, number>();
   let created = 0;
+  let sinceOffset = 0;
   const list: Scenario[] = [
     {
       name: 'bare route (same JSON from memory)',
@@ -47,6 +51,22 @@ export function scenarios(
       name: 'GET /api/v1/alerts?limit=50',
       bare: false,
       next: () => ({ method: 'GET', path: '/api/v1/alerts?limit=50', headers: auth(pick(pool)) }),
+    },
+    {
+      // Every request a page the server has not kept: a bound older than every alert (the same
+      // 50 alerts), but a new one each time, as clients polling with `since` send. This is the
+      // cost of a page read from PostgreSQL, and of keeping it.
+      name: NEW_PAGE_ALERTS,
+      bare: false,
+      next: () => {
+        sinceOffset += 1;
+        const since = new Date(Date.UTC(2000, 0, 1) + sinceOffset).toISOString();
+        return {
+          method: 'GET',
+          path: `/api/v1/alerts?limit=50&since=${since}`,
+          headers: auth(pick(pool)),
+        };
+      },
     },
     {
       name: 'GET /api/v1/watches/{id}',

@@ -19,6 +19,8 @@ export type Target = {
   measured: string;
   /** CPU per request of the scenario and of the bare route: where the time goes. */
   costs: string;
+  /** A figure shown beside the targets, not a target itself. */
+  informational?: boolean;
 };
 
 const fixed = (n: number | null, digits = 0) => (n === null ? 'n/a' : n.toFixed(digits));
@@ -89,7 +91,7 @@ export function cpuPerRequest(row: Row): string {
 
 export function targetLines(targets: Target[]): string[] {
   return targets.flatMap((t) => [
-    `${t.met ? 'MET   ' : 'MISSED'}  ${t.backend}: ${t.description} — measured ${t.measured}`,
+    `${t.informational ? 'INFO  ' : t.met ? 'MET   ' : 'MISSED'}  ${t.backend}: ${t.description} — measured ${t.measured}`,
     `        ${t.costs}`,
   ]);
 }
