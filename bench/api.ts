@@ -20,6 +20,8 @@
 //                        1: profile the targeted scenarios anyway; 0: never
 //   BENCH_PROFILE_SECONDS  length of a profiled run (default 5)
 //   BENCH_PG_POOL        PostgreSQL pool size of the server (default: the service's own default)
+//   BENCH_ALERT_LIST_CACHE_MB  the server's ALERT_LIST_CACHE_MB (default: the service's default;
+//                        0 measures the alert list without kept pages)
 //   BENCH_DOCS           0: do not write docs/benchmarks.md
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -61,6 +63,12 @@ function envNumber(name: string, fallback: number): number {
   return value;
 }
 
+function wholeNumber(name: string, raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number`);
+  return value;
+}
+
 const settings = {
   serverUrl: benchServerUrl(),
   backends: (process.env.BENCH_BACKENDS ?? 'postgres,pglite')
@@ -77,6 +85,9 @@ const settings = {
   profile: process.env.BENCH_PROFILE ?? 'auto',
   profileSeconds: envNumber('BENCH_PROFILE_SECONDS', 5),
   pool: process.env.BENCH_PG_POOL ? envNumber('BENCH_PG_POOL', 10) : undefined,
+  alertListCacheMb: process.env.BENCH_ALERT_LIST_CACHE_MB
+    ? wholeNumber('BENCH_ALERT_LIST_CACHE_MB', process.env.BENCH_ALERT_LIST_CACHE_MB)
+    : undefined,
   docs: process.env.BENCH_DOCS !== '0',
 };
 for (const b of settings.backends) {
@@ -301,6 +312,9 @@ async function runBackend(backend: Backend): Promise<BackendRun> {
     ...(database ? { databaseUrl: database.url } : {}),
     dataDir: join(runDir, `${backend}-data`),
     ...(settings.pool !== undefined ? { poolSize: settings.pool } : {}),
+    ...(settings.alertListCacheMb !== undefined
+      ? { alertListCacheBytes: settings.alertListCacheMb * 1024 * 1024 }
+      : {}),
     logLevel: settings.logLevel,
     logFile,
     rateLimitPerMinute: RATE_LIMIT_PER_MINUTE,
@@ -503,7 +517,7 @@ async function main() {
   const nonOk = rows.filter((r) => r.result.non2xx + r.result.errors > 0);
 
   const machine = machineLine(runs);
-  const setup = `${settings.connections} connections, ${settings.seconds} s per scenario after a ${settings.warmup} s warm-up (autocannon in the benchmark process, server in its own process); requests rotate over ${settings.keys} API keys; rate limiter on (in-process) with a limit of ${RATE_LIMIT_PER_MINUTE} per minute; server log level \`${settings.logLevel}\` (no per-request log lines) unless the scenario says otherwise; PostgreSQL pool ${settings.pool ?? 'default (10)'}, connected by ${connectionLabel(settings.serverUrl)}. Data: ${SEED.users} Team users with one key each, ${SEED.users * SEED.watchesPerUser} watches, ${SEED.users * SEED.alertsPerUser} alerts with their hits; the list body is ${runs[0]?.bodyBytes ?? '?'} bytes.`;
+  const setup = `${settings.connections} connections, ${settings.seconds} s per scenario after a ${settings.warmup} s warm-up (autocannon in the benchmark process, server in its own process); requests rotate over ${settings.keys} API keys; rate limiter on (in-process) with a limit of ${RATE_LIMIT_PER_MINUTE} per minute; server log level \`${settings.logLevel}\` (no per-request log lines) unless the scenario says otherwise; alert page cache ${settings.alertListCacheMb === undefined ? 'default (64 MiB)' : `${settings.alertListCacheMb} MiB`}; PostgreSQL pool ${settings.pool ?? 'default (10)'}, connected by ${connectionLabel(settings.serverUrl)}. Data: ${SEED.users} Team users with one key each, ${SEED.users * SEED.watchesPerUser} watches, ${SEED.users * SEED.alertsPerUser} alerts with their hits; the list body is ${runs[0]?.bodyBytes ?? '?'} bytes.`;
 
   log('\n== results ==');
   log(machine);

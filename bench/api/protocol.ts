@@ -7,6 +7,8 @@ export type ServerConfig = {
   dataDir: string;
   /** PostgreSQL pool size; absent: the service's default. */
   poolSize?: number;
+  /** Memory for kept alert pages (ALERT_LIST_CACHE_MB); absent: the service's default. */
+  alertListCacheBytes?: number;
   logLevel: string;
   /** Log lines go here (not to the console): the benchmark reports their count and any warnings. */
   logFile: string;

@@ -47,6 +47,7 @@ async function main() {
     logger,
     rateLimit,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    alertListCacheBytes: config.alertListCacheBytes,
   });
   const port = await listen(app);
 

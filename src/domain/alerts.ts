@@ -62,10 +62,11 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
     },
 
     /**
-     * The API's list body (items and pagination). A page asked for again is answered from memory
-     * while the owner's alerts are unchanged: the owner's list version (migration 007) is read
-     * from the database by every request, before the rows, so a page is never kept under a version
-     * newer than what it shows, and a request sees every write committed before it arrived.
+     * The API's list body (items and pagination). A page asked for again is kept (page-cache.ts)
+     * and answered from memory while the owner's alerts are unchanged: the owner's list version
+     * (migration 007) is read from the database by every such request, before the rows, so a page
+     * is never kept under a version newer than what it shows, and a request sees every write
+     * committed before it arrived. A page asked for the first time is only read.
      */
     async listBody(principal: Principal, query: ListAlertsQuery): Promise<Buffer> {
       const after = positionFromCursor(query.cursor);
@@ -73,6 +74,7 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
         pageBody(await listRows(principal.ownerId, query, after), query.limit);
       if (pages === null) return read();
       const key = pageKey(principal.ownerId, query, after);
+      if (!pages.askedBefore(key)) return read();
       const version = await listVersion(principal.ownerId);
       const kept = pages.get(key, version);
       if (kept !== undefined) return kept;

@@ -42,6 +42,26 @@ describe('page cache', () => {
     assert.equal(cache.get('big', '1'), undefined);
   });
 
+  it('a key is asked for before from its second time on, and while its page is kept', () => {
+    const cache = createPageCache(1024 * 1024);
+    assert.ok(cache);
+    assert.equal(cache.askedBefore('once'), false);
+    assert.equal(cache.askedBefore('once'), true);
+    cache.set('kept', '1', body(10));
+    assert.equal(cache.askedBefore('kept'), true);
+  });
+
+  it('remembers keys asked for once within an eighth of its size, the oldest forgotten first', () => {
+    // An eighth of 7,200 bytes (900): room for four keys of 100 characters with their 100 bytes of
+    // overhead, not five.
+    const cache = createPageCache(7200);
+    assert.ok(cache);
+    const keys = ['a', 'b', 'c', 'd', 'e'].map((c) => c.repeat(100));
+    for (const key of keys) assert.equal(cache.askedBefore(key), false);
+    assert.equal(cache.askedBefore(keys[0] as string), false, 'the oldest was forgotten');
+    assert.equal(cache.askedBefore(keys[4] as string), true);
+  });
+
   it('0 bytes means no cache', () => {
     assert.equal(createPageCache(0), null);
   });
