@@ -162,16 +162,31 @@ const FINDINGS = `What was found and tried (issue 2; before → after, same mach
   Buffer): GET /alerts 6,323 → 7,170 req/s, server CPU per request 0.14 → 0.12 ms, garbage
   collector 9% → 5% of the profile. Retried afterwards, pipelining (pool 2 with up to 5 statements
   per connection, pool 4 with 3): 7,217-7,273 req/s, within the noise.
-- Where the time goes now for GET /alerts: the server process, one core busy at ~0.12 ms of CPU per
-  request against 0.02 for the bare route and 0.03 for GET /watches/{id}, whose lookups are
-  coalesced. The difference is the list's own round trip: writing the query to PostgreSQL's socket
-  (~20% of the profile: the write wakes the backend, which costs most on this VM), reading 60 KB
-  back in PostgreSQL's 8 KB sends, parsing 51 rows in postgres.js, plus Fastify's hooks and Zod.
-  One core at 0.12 ms caps the route at ~8,300 req/s whatever else happens; at 35% of ~35,000 req/s
-  the 2 cores would have ~0.16 ms of CPU per request for everything: PostgreSQL reading a page of 51
-  stored JSON texts (0.06-0.09 ms), the load generator (~0.03) and the server (~0.05, under half of
-  what it spends now). A second server process would lift the one-core cap but not the two-core
-  total.
+- Where the time went for GET /alerts before pages were kept (2026-11-23, and still for a page
+  asked for the first time, the "new page each request" row): the server process, one core busy
+  at ~0.12 ms of CPU per request against 0.02 for the bare route and 0.03 for GET /watches/{id},
+  whose lookups are coalesced. The difference is the list's own round trip: writing the query to
+  PostgreSQL's socket (~20-30% of the profile: the write wakes the backend, which costs most on
+  this VM), reading 60 KB back in PostgreSQL's 8 KB sends, parsing 51 rows in postgres.js, plus
+  Fastify's hooks and Zod. One core at 0.12 ms caps the route at ~8,300 req/s whatever else
+  happens; at 35% of ~35,000 req/s the 2 cores would have ~0.16 ms of CPU per request for
+  everything: PostgreSQL reading a page of 51 stored JSON texts (0.06-0.09 ms), the load generator
+  (~0.03) and the server (~0.05, under half of what it spent). No further trimming of that round
+  trip could reach the target.
+- Pages kept between requests (2026-11-24, \`src/domain/page-cache.ts\`, migration 007): each
+  process keeps the list bodies asked for more than once, with the version of the owner's alert
+  list they were read at; a deferred trigger raises an owner's version at the commit of every
+  transaction that writes one of its alerts. A repeated request reads the version (one coalesced
+  index probe, like GET /watches/{id}) and sends the kept body while it is unchanged, so it still
+  sees every write committed before it arrived. Same host, back-to-back: GET /alerts 4,140 →
+  16,885-18,477 req/s (16% → 55-58% of the bare route), p99 26 → 5-6 ms; server CPU 0.18 → 0.05
+  ms and PostgreSQL 0.17 → 0.02 ms per request. PATCH /alerts/{id}, which now also raises the
+  version, stayed within the noise (3,549 → 3,750-4,376 req/s).
+- Keeping every page, including those asked for once, cost the first-time path a quarter of its
+  throughput (new page each request, same host: 5,322 req/s with the cache off against 4,035 with
+  every page kept; server CPU 0.15 → 0.22 ms, the garbage collector 5% → 9% of the profile, from
+  60 KB bodies kept only to be evicted). A page is now kept from its second request; the first
+  only remembers its key, and that path is back at the cache-off figure (5,310 req/s).
 - No measurable effect within the noise: pool size (2, 4, 10), \`return503OnClosing\` (one flag
   test per request). \`LOG_LEVEL=info\` (the production default) writes two lines per request:
   see its rows above.`;

@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import { DEFAULT_PAGE_CACHE_BYTES } from './domain/page-cache.ts';
 
 // The only module that reads process.env. Everything else receives a Config.
 const PORT_MESSAGE = 'must be an integer from 0 to 65535';
 const RATE_MESSAGE = 'must be a whole number of requests, at least 1';
+const MIB = 1024 * 1024;
+const MAX_CACHE_MB = 1024 * 1024;
+const CACHE_MESSAGE = `must be a whole number of megabytes from 0 to ${MAX_CACHE_MB}`;
 // Values that may carry credentials are never repeated in an error message.
 const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']);
 
@@ -46,11 +50,11 @@ const envSchema = z.object({
     .max(60, { error: 'must be a number of seconds from 0.1 to 60' })
     .default(5),
   ALERT_LIST_CACHE_MB: z.coerce
-    .number({ error: 'must be a whole number of megabytes, 0 or more' })
-    .int({ error: 'must be a whole number of megabytes, 0 or more' })
-    .min(0, { error: 'must be a whole number of megabytes, 0 or more' })
-    .max(1_048_576, { error: 'must be a whole number of megabytes, 0 or more' })
-    .default(64),
+    .number({ error: CACHE_MESSAGE })
+    .int({ error: CACHE_MESSAGE })
+    .min(0, { error: CACHE_MESSAGE })
+    .max(MAX_CACHE_MB, { error: CACHE_MESSAGE })
+    .default(DEFAULT_PAGE_CACHE_BYTES / MIB),
 });
 
 export type Config = {
@@ -105,6 +109,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     scanLeaseSeconds: e.SCAN_LEASE_SECONDS,
     scanPollSeconds: e.SCAN_POLL_SECONDS,
-    alertListCacheBytes: e.ALERT_LIST_CACHE_MB * 1024 * 1024,
+    alertListCacheBytes: e.ALERT_LIST_CACHE_MB * MIB,
   };
 }

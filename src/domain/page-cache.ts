@@ -30,12 +30,25 @@ export type PageCache = {
   set(key: string, version: string, body: Buffer): void;
 };
 
+/**
+ * The body in an allocation of its own. Node hands out Buffers under 4 KiB (an empty page, a short
+ * filtered one) as slices of a shared 8 KiB pool; keeping such a slice would keep the whole pool
+ * block alive while the cache counted only the slice.
+ */
+function ownAllocation(body: Buffer): Buffer {
+  if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
+  const copy = Buffer.allocUnsafeSlow(body.length);
+  body.copy(copy);
+  return copy;
+}
+
 /** A cache of at most `maxBytes` (bodies and keys); null when `maxBytes` is 0 (caching off). */
 export function createPageCache(maxBytes: number): PageCache | null {
   if (maxBytes <= 0) return null;
   const pages = new LRUCache<string, { version: string; body: Buffer }>({
     maxSize: maxBytes,
-    sizeCalculation: (entry, key) => entry.body.length + key.length + ENTRY_OVERHEAD_BYTES,
+    sizeCalculation: (entry, key) =>
+      entry.body.buffer.byteLength + key.length + ENTRY_OVERHEAD_BYTES,
   });
   const askedOnce = new LRUCache<string, true>({
     maxSize: Math.max(1, Math.floor(maxBytes * ASKED_ONCE_SHARE)),
@@ -53,7 +66,7 @@ export function createPageCache(maxBytes: number): PageCache | null {
     },
     set(key, version, body) {
       askedOnce.delete(key);
-      pages.set(key, { version, body });
+      pages.set(key, { version, body: ownAllocation(body) });
     },
   };
 }

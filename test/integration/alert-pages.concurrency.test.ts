@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createAlertListVersionLookup } from '../../src/data/repositories/alerts.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 
@@ -33,8 +32,14 @@ describe('alert list versions under concurrent writers', {
     return { ownerId: user.id, alertIds };
   }
 
-  const versionOf = (ownerId: string) =>
-    createAlertListVersionLookup(database.db)(ownerId).then(Number);
+  /** How many committed transactions changed the owner's alerts (migration 007). */
+  const versionOf = async (ownerId: string) =>
+    (
+      await database.db.query<{ n: number }>(
+        'SELECT coalesce((SELECT version FROM alert_list_versions WHERE owner_id = $1), 0)::int AS n',
+        [ownerId],
+      )
+    )[0]?.n ?? -1;
 
   it('two transactions crossing on two alerts of one owner both commit, raising the version twice', async () => {
     const { ownerId, alertIds } = await ownerWithAlerts(2);
@@ -50,19 +55,30 @@ describe('alert list versions under concurrent writers', {
       sleep(5_000).then(() => {
         throw new Error(`timed out: ${what}`);
       });
+    /** The first transaction queues behind the second's lock on a2 (pg_stat_activity). */
+    const firstIsWaiting = async () => {
+      for (let tries = 0; tries < 500; tries += 1) {
+        const [row] = await database.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if ((row?.n ?? 0) > 0) return;
+        await sleep(10);
+      }
+      throw new Error('the first transaction never waited for a2');
+    };
 
+    let second: Promise<void> | undefined;
     const first = database.db.transaction(async (tx) => {
       await tx.query(update, [a1]);
       second = database.db.transaction(async (tx2) => {
         await tx2.query(update, [a2]);
         secondHoldsA2();
-        // Long enough for the first transaction to queue behind this one's lock on a2.
-        await sleep(200);
+        await firstIsWaiting();
       });
       await Promise.race([holding, timeout('the second transaction could not update a2')]);
       await tx.query(update, [a2]);
     });
-    let second: Promise<void> | undefined;
     await first;
     await second;
     assert.equal(await versionOf(ownerId), start + 2);

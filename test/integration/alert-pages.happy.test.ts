@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Db, Queryable } from '../../src/data/db.ts';
+import type { Db } from '../../src/data/db.ts';
 import { createAlertListVersionLookup, setAlertState } from '../../src/data/repositories/alerts.ts';
 import { markSent } from '../../src/data/repositories/outbox.ts';
 import { createAlertService, type ListAlertsQuery } from '../../src/domain/alerts.ts';
@@ -16,58 +16,69 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const FIRST_PAGE: ListAlertsQuery = { limit: 50 };
 
-/** A database wrapper that counts list queries (queryBytes) and other statements (query). */
+/**
+ * A database wrapper that counts list queries (queryBytes) and other statements (query), and runs
+ * `afterList` (if set) once a list query has read its rows, before they reach the caller.
+ */
 function counting(db: Db) {
   const counts = { statements: 0, lists: 0 };
-  const queryable: Queryable = {
+  const hooks: { afterList?: () => Promise<void> } = {};
+  const wrapped: Db = {
+    kind: db.kind,
     query: (text, params) => {
       counts.statements += 1;
       return db.query(text, params);
     },
-    queryBytes: (text, params) => {
+    queryBytes: async (text, params) => {
       counts.lists += 1;
-      return db.queryBytes(text, params);
+      const rows = await db.queryBytes(text, params);
+      await hooks.afterList?.();
+      return rows;
     },
     exec: (script) => db.exec(script),
     copyFrom: (target, data) => db.copyFrom(target, data),
-  };
-  const wrapped: Db = {
-    ...queryable,
-    kind: db.kind,
     transaction: (fn) => db.transaction(fn),
     close: () => db.close(),
   };
-  return { counts, db: wrapped };
+  return { counts, hooks, db: wrapped };
+}
+
+type Page = { data: { id: string; state: string }[]; pagination: { nextCursor: string | null } };
+const parse = (body: Buffer) => JSON.parse(body.toString()) as Page;
+
+async function makeOwner(database: TestDatabase, alerts: number) {
+  const make = factories(database.db);
+  const user = await make.makeUser();
+  const [watch] = await database.db.query<{ id: string }>(
+    `INSERT INTO watches (id, owner_id, created_by, watch_type, name, attributes, sources,
+                          scan_cadence)
+     VALUES ('wat_' || md5(random()::text), $1, $1, 'trademark', 'Acme',
+             '{"niceClasses":[9],"designations":["DE"]}', '{global_trademark_database}', 'daily')
+     RETURNING id`,
+    [user.id],
+  );
+  const watchId = watch?.id as string;
+  const alertIds: string[] = [];
+  for (let i = 0; i < alerts; i += 1) alertIds.push(await make.makeAlert(watchId));
+  return { principal: principalFor(user, 'team'), watchId, alertIds };
+}
+
+/** How many committed transactions changed the owner's alerts (migration 007), 0 if none. */
+async function changesOf(db: Db, ownerId: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    'SELECT coalesce((SELECT version FROM alert_list_versions WHERE owner_id = $1), 0)::int AS n',
+    [ownerId],
+  );
+  return row?.n ?? -1;
 }
 
 describe('alert pages: kept between requests, never stale', () => {
   let database: TestDatabase;
-  let make: ReturnType<typeof factories>;
   before(async () => {
     database = await createTestDatabase();
-    make = factories(database.db);
   });
   after(() => database.drop());
-
-  /** A Team user with a watch and `alerts` alerts on it. */
-  async function owner(alerts = 3) {
-    const user = await make.makeUser();
-    const watchId = (
-      await database.db.query<{ id: string }>(
-        `INSERT INTO watches (id, owner_id, created_by, watch_type, name, attributes, sources,
-                              scan_cadence)
-         VALUES ('wat_' || md5(random()::text), $1, $1, 'trademark', 'Acme',
-                 '{"niceClasses":[9],"designations":["DE"]}', '{global_trademark_database}', 'daily')
-         RETURNING id`,
-        [user.id],
-      )
-    )[0]?.id as string;
-    const alertIds: string[] = [];
-    for (let i = 0; i < alerts; i += 1) alertIds.push(await make.makeAlert(watchId));
-    return { principal: principalFor(user, 'team'), watchId, alertIds };
-  }
-
-  const versionOf = (ownerId: string) => createAlertListVersionLookup(database.db)(ownerId);
+  const owner = (alerts = 3) => makeOwner(database, alerts);
 
   it('a page asked for the first time is only read; from the second time on it is kept', async () => {
     const { principal } = await owner();
@@ -81,7 +92,7 @@ describe('alert pages: kept between requests, never stale', () => {
     assert.deepEqual(counts, { statements: 2, lists: 2 }, 'third: the version probe alone');
     assert.equal(second.toString(), first.toString());
     assert.equal(third.toString(), first.toString());
-    assert.equal(JSON.parse(first.toString()).data.length, 3);
+    assert.equal(parse(first).data.length, 3);
   });
 
   it('with the cache off (0 bytes) every request runs the list query, with the same body', async () => {
@@ -96,82 +107,111 @@ describe('alert pages: kept between requests, never stale', () => {
     assert.equal(again.toString(), cached.toString());
   });
 
-  it('different queries are different pages: limit, cursor, state, watchId and since', async () => {
+  it('the version is read before the rows: a write committed in between is never hidden', async () => {
+    const { principal, alertIds } = await owner(2);
+    const { hooks, db } = counting(database.db);
+    const alerts = createAlertService(db);
+    const stateOf = async () =>
+      parse(await alerts.listBody(principal, FIRST_PAGE)).data.find((a) => a.id === alertIds[0])
+        ?.state;
+    assert.equal(await stateOf(), 'unread', 'first request: only read');
+    // The second request keeps the page; a write commits after its rows were read.
+    hooks.afterList = async () => {
+      hooks.afterList = undefined;
+      await database.db.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [alertIds[0]]);
+    };
+    assert.equal(await stateOf(), 'unread', 'read before the write committed');
+    assert.equal(await stateOf(), 'read', 'the kept page is older than the version now');
+  });
+
+  // Each query asked for twice, so that its page is kept: a key that left out any part of the
+  // query would then hand one query's page to another.
+  it('pages of different queries are kept apart: limit, cursor, state, watchId and since', async () => {
     const { principal, watchId, alertIds } = await owner(4);
+    await setAlertState(database.db, principal.ownerId, alertIds[0] as string, 'read');
     const alerts = createAlertService(database.db);
-    const pageOf = async (query: ListAlertsQuery) =>
-      JSON.parse((await alerts.listBody(principal, query)).toString()) as {
-        data: { id: string }[];
-        pagination: { nextCursor: string | null; limit: number };
-      };
+    const pageOf = async (query: ListAlertsQuery) => {
+      const first = await alerts.listBody(principal, query);
+      const again = await alerts.listBody(principal, query);
+      assert.equal(again.toString(), first.toString());
+      return parse(first);
+    };
     const all = await pageOf(FIRST_PAGE);
     assert.equal(all.data.length, 4);
     const two = await pageOf({ limit: 2 });
     assert.equal(two.data.length, 2);
-    assert.ok(two.pagination.nextCursor);
-    const rest = await pageOf({ limit: 2, cursor: two.pagination.nextCursor ?? undefined });
+    const cursor = two.pagination.nextCursor ?? undefined;
+    assert.ok(cursor);
+    const rest = await pageOf({ limit: 2, cursor });
     assert.deepEqual(
       [...two.data, ...rest.data].map((a) => a.id),
       all.data.map((a) => a.id),
     );
-    await setAlertState(database.db, principal.ownerId, alertIds[0] as string, 'read');
     assert.deepEqual(
       (await pageOf({ limit: 50, states: ['read'] })).data.map((a) => a.id),
       [alertIds[0]],
     );
     assert.equal((await pageOf({ limit: 50, states: ['unread'] })).data.length, 3);
     assert.equal((await pageOf({ limit: 50, states: ['unread', 'read'] })).data.length, 4);
+    assert.equal((await pageOf({ limit: 50, states: ['read', 'unread'] })).data.length, 4);
     assert.equal((await pageOf({ limit: 50, watchId })).data.length, 4);
     assert.equal((await pageOf({ limit: 50, watchId: 'wat_other' })).data.length, 0);
     assert.equal((await pageOf({ limit: 50, since: '2999-01-01T00:00:00.000Z' })).data.length, 0);
     assert.equal((await pageOf({ limit: 50, since: '2000-01-01T00:00:00.000Z' })).data.length, 4);
   });
 
-  it('two owners at the same version asking the same query each get their own page', async () => {
+  it('two owners asking the same query each get their own page', async () => {
     const a = await owner(2);
     const b = await owner(2);
-    assert.equal(await versionOf(a.principal.ownerId), await versionOf(b.principal.ownerId));
     const alerts = createAlertService(database.db);
     const idsOf = async (o: typeof a) =>
-      (
-        JSON.parse((await alerts.listBody(o.principal, FIRST_PAGE)).toString()).data as {
-          id: string;
-        }[]
-      )
-        .map((x) => x.id)
+      parse(await alerts.listBody(o.principal, FIRST_PAGE))
+        .data.map((x) => x.id)
         .sort();
-    assert.deepEqual(await idsOf(a), [...a.alertIds].sort());
-    assert.deepEqual(await idsOf(b), [...b.alertIds].sort());
-    assert.deepEqual(await idsOf(a), [...a.alertIds].sort());
+    for (let round = 0; round < 3; round += 1) {
+      assert.deepEqual(await idsOf(a), [...a.alertIds].sort());
+      assert.deepEqual(await idsOf(b), [...b.alertIds].sort());
+    }
   });
 
   it("a write through another process's service shows on this one's next request", async () => {
     const { principal, alertIds } = await owner(2);
     const here = createAlertService(database.db);
     const elsewhere = createAlertService(database.db);
-    const stateOf = async (id: string) =>
-      (
-        JSON.parse((await here.listBody(principal, FIRST_PAGE)).toString()).data as {
-          id: string;
-          state: string;
-        }[]
-      ).find((x) => x.id === id)?.state;
     const id = alertIds[1] as string;
-    assert.equal(await stateOf(id), 'unread');
-    assert.equal(await stateOf(id), 'unread', 'asked twice: the page is kept');
+    const stateOf = async () =>
+      parse(await here.listBody(principal, FIRST_PAGE)).data.find((x) => x.id === id)?.state;
+    assert.equal(await stateOf(), 'unread');
+    assert.equal(await stateOf(), 'unread', 'asked twice: the page is kept');
     await elsewhere.setState(principal, id, 'dismissed');
-    assert.equal(await stateOf(id), 'dismissed');
+    assert.equal(await stateOf(), 'dismissed');
+  });
+
+  it('a PATCH to the state an alert already has keeps the kept page', async () => {
+    const { principal, alertIds } = await owner(2);
+    const { counts, db } = counting(database.db);
+    const alerts = createAlertService(db);
+    await alerts.listBody(principal, FIRST_PAGE);
+    await alerts.listBody(principal, FIRST_PAGE);
+    const lists = counts.lists;
+    await alerts.setState(principal, alertIds[0] as string, 'unread');
+    await alerts.listBody(principal, FIRST_PAGE);
+    assert.equal(counts.lists, lists, 'answered from memory');
   });
 
   describe('the version of an owner’s alert list', () => {
-    it('is 0 before any alert of the owner was written', async () => {
-      const user = await make.makeUser();
-      assert.equal(await versionOf(user.id), '0');
+    const versionOf = (ownerId: string) => createAlertListVersionLookup(database.db)(ownerId);
+
+    it('is "none" before any alert of the owner was written', async () => {
+      const user = await factories(database.db).makeUser();
+      assert.equal(await versionOf(user.id), 'none');
+      assert.equal(await changesOf(database.db, user.id), 0);
     });
 
-    it('rises once per committed transaction, however many alerts it writes', async () => {
-      const { principal, watchId, alertIds } = await owner(1);
-      const start = Number(await versionOf(principal.ownerId));
+    it('changes once per committed transaction, however many alerts it writes', async () => {
+      const { principal, watchId, alertIds } = await owner(2);
+      const start = await changesOf(database.db, principal.ownerId);
+      const before = await versionOf(principal.ownerId);
       await database.db.transaction(async (tx) => {
         for (const id of alertIds) {
           await tx.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [id]);
@@ -180,16 +220,25 @@ describe('alert pages: kept between requests, never stale', () => {
           principal.ownerId,
         ]);
       });
-      assert.equal(Number(await versionOf(principal.ownerId)), start + 1);
-      await make.makeAlert(watchId);
-      assert.equal(Number(await versionOf(principal.ownerId)), start + 2);
-      await setAlertState(database.db, principal.ownerId, alertIds[0] as string, 'read');
-      assert.equal(Number(await versionOf(principal.ownerId)), start + 3);
+      assert.equal(await changesOf(database.db, principal.ownerId), start + 1);
+      assert.notEqual(await versionOf(principal.ownerId), before);
+      await factories(database.db).makeAlert(watchId);
+      assert.equal(await changesOf(database.db, principal.ownerId), start + 2);
+      await setAlertState(database.db, principal.ownerId, alertIds[0] as string, 'dismissed');
+      assert.equal(await changesOf(database.db, principal.ownerId), start + 3);
     });
 
-    it('does not rise for a transaction that rolls back', async () => {
+    it('does not change for an update that changes nothing', async () => {
       const { principal, alertIds } = await owner(1);
-      const start = await versionOf(principal.ownerId);
+      const before = await versionOf(principal.ownerId);
+      await database.db.query('UPDATE alerts SET state = state WHERE id = $1', [alertIds[0]]);
+      await setAlertState(database.db, principal.ownerId, alertIds[0] as string, 'unread');
+      assert.equal(await versionOf(principal.ownerId), before);
+    });
+
+    it('does not change for a transaction that rolls back', async () => {
+      const { principal, alertIds } = await owner(1);
+      const before = await versionOf(principal.ownerId);
       await assert.rejects(
         database.db.transaction(async (tx) => {
           await tx.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [alertIds[0]]);
@@ -197,25 +246,68 @@ describe('alert pages: kept between requests, never stale', () => {
         }),
         /changed my mind/,
       );
-      assert.equal(await versionOf(principal.ownerId), start);
+      assert.equal(await versionOf(principal.ownerId), before);
     });
 
-    it('rises for both owners when an alert moves from one to another, and on a delete', async () => {
+    it('changes for both owners when an alert moves from one to another, and on a delete', async () => {
       const a = await owner(2);
       const b = await owner(1);
-      const [a0, b0] = [
-        Number(await versionOf(a.principal.ownerId)),
-        Number(await versionOf(b.principal.ownerId)),
-      ];
+      const a0 = await changesOf(database.db, a.principal.ownerId);
+      const b0 = await changesOf(database.db, b.principal.ownerId);
       await database.db.query('UPDATE alerts SET owner_id = $2 WHERE id = $1', [
         a.alertIds[0],
         b.principal.ownerId,
       ]);
-      assert.equal(Number(await versionOf(a.principal.ownerId)), a0 + 1);
-      assert.equal(Number(await versionOf(b.principal.ownerId)), b0 + 1);
+      assert.equal(await changesOf(database.db, a.principal.ownerId), a0 + 1);
+      assert.equal(await changesOf(database.db, b.principal.ownerId), b0 + 1);
       await database.db.query('DELETE FROM alerts WHERE id = $1', [a.alertIds[1]]);
-      assert.equal(Number(await versionOf(a.principal.ownerId)), a0 + 2);
+      assert.equal(await changesOf(database.db, a.principal.ownerId), a0 + 2);
     });
+
+    it('changes for every owner a transaction writes alerts of', async () => {
+      const a = await owner(1);
+      const b = await owner(1);
+      const a0 = await changesOf(database.db, a.principal.ownerId);
+      const b0 = await changesOf(database.db, b.principal.ownerId);
+      await database.db.transaction(async (tx) => {
+        await tx.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [a.alertIds[0]]);
+        await tx.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [b.alertIds[0]]);
+      });
+      assert.equal(await changesOf(database.db, a.principal.ownerId), a0 + 1);
+      assert.equal(await changesOf(database.db, b.principal.ownerId), b0 + 1);
+    });
+
+    it('changes for writes under session_replication_role = replica (bulk loads)', async () => {
+      const { principal, alertIds } = await owner(1);
+      const start = await changesOf(database.db, principal.ownerId);
+      await database.db.transaction(async (tx) => {
+        await tx.query('SET LOCAL session_replication_role = replica');
+        await tx.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [alertIds[0]]);
+      });
+      assert.equal(await changesOf(database.db, principal.ownerId), start + 1);
+    });
+  });
+});
+
+// TRUNCATE empties every owner's list at once: on a database of its own, as it takes everything.
+describe('alert pages: TRUNCATE alerts', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  it("changes every owner's version, and a kept page is not served after it", async () => {
+    const a = await makeOwner(database, 2);
+    const b = await makeOwner(database, 1);
+    const alerts = createAlertService(database.db);
+    for (let i = 0; i < 2; i += 1) {
+      assert.equal(parse(await alerts.listBody(a.principal, FIRST_PAGE)).data.length, 2);
+    }
+    const b0 = await changesOf(database.db, b.principal.ownerId);
+    await database.db.query('TRUNCATE alerts');
+    assert.equal(parse(await alerts.listBody(a.principal, FIRST_PAGE)).data.length, 0);
+    assert.equal(await changesOf(database.db, b.principal.ownerId), b0 + 1);
   });
 });
 

@@ -97,6 +97,7 @@ describe('loadConfig', () => {
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '-1' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '1.5' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: 'big' }],
+    ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '2000000' }],
   ];
   for (const [name, env] of BAD) {
     it(`a bad ${name} (${JSON.stringify(Object.values(env)[0])}) stops with a message naming ${name}`, () => {

@@ -10,7 +10,7 @@ describe('page cache', () => {
     assert.ok(cache);
     const page = body(10);
     cache.set('k', '7', page);
-    assert.equal(cache.get('k', '7'), page);
+    assert.deepEqual(cache.get('k', '7'), page);
     assert.equal(cache.get('k', '8'), undefined);
     assert.equal(cache.get('other', '7'), undefined);
   });
@@ -33,6 +33,18 @@ describe('page cache', () => {
     cache.set('d', '1', body(300));
     assert.equal(cache.get('b', '1'), undefined, 'b was the least recently used');
     for (const key of ['a', 'c', 'd']) assert.ok(cache.get(key, '1'), key);
+  });
+
+  it("a small body sliced from Node's shared pool is kept in an allocation of its own", () => {
+    const cache = createPageCache(1024 * 1024);
+    assert.ok(cache);
+    const small = Buffer.concat([body(20), body(35)]);
+    assert.ok(small.buffer.byteLength > small.length, 'Node gave a slice of its pool');
+    cache.set('k', '1', small);
+    const kept = cache.get('k', '1');
+    assert.ok(kept);
+    assert.equal(kept.buffer.byteLength, 55);
+    assert.equal(kept.toString(), small.toString());
   });
 
   it('a page larger than the whole cache is not kept', () => {

@@ -43,21 +43,22 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
 }
 
 /**
- * The version of each owner's alert list (migration 007): it changes with every committed write to
- * any of the owner's alerts; "0" for an owner whose alerts were never written. Opaque text (int8
- * arrives as a string from postgres.js and as a number from PGlite). Lookups of one turn of the
- * event loop share a statement, one index probe per owner as in createPrincipalLookup.
+ * The version of each owner's alert list (migration 007): an opaque text that changes with every
+ * committed transaction that changes any of the owner's alerts (the row's random token; "none" for
+ * an owner whose alerts were never written). Lookups of one turn of the event loop share a
+ * statement, one index probe per owner (LATERAL ... LIMIT 1, as in createPrincipalLookup: not
+ * flattened into a join over the whole table).
  */
 export function createAlertListVersionLookup(db: Queryable): (ownerId: string) => Promise<string> {
   return coalesced(async (owners: readonly string[]) => {
-    const rows = await db.query<{ i: number; version: string }>(
-      `SELECT q.i::int - 1 AS i, v.version::text AS version
+    const rows = await db.query<{ i: number; token: string }>(
+      `SELECT q.i::int - 1 AS i, v.token::text AS token
          FROM jsonb_array_elements_text($1::text::jsonb) WITH ORDINALITY AS q(owner_id, i)
         CROSS JOIN LATERAL (
-              SELECT version FROM alert_list_versions WHERE owner_id = q.owner_id LIMIT 1) v`,
+              SELECT token FROM alert_list_versions WHERE owner_id = q.owner_id LIMIT 1) v`,
       [JSON.stringify(owners)],
     );
-    return byOrdinal(owners.length, rows, (row) => row.version).map((v) => v ?? '0');
+    return byOrdinal(owners.length, rows, (row) => row.token).map((token) => token ?? 'none');
   });
 }
 
