@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { factories } from '../helpers/factories.ts';
 
 // Writers of one owner's alerts on several connections (migration 007). The version row is raised
 // at commit, so two transactions that each hold one of the owner's alerts and wait for the other's
@@ -16,33 +16,10 @@ describe('alert list versions under concurrent writers', {
   });
   after(() => database.drop());
 
-  async function ownerWithAlerts(count: number) {
-    const make = factories(database.db);
-    const user = await make.makeUser();
-    const [watch] = await database.db.query<{ id: string }>(
-      `INSERT INTO watches (id, owner_id, created_by, watch_type, name, attributes, sources,
-                            scan_cadence)
-       VALUES ('wat_' || md5(random()::text), $1, $1, 'trademark', 'Acme',
-               '{"niceClasses":[9],"designations":["DE"]}', '{global_trademark_database}', 'daily')
-       RETURNING id`,
-      [user.id],
-    );
-    const alertIds: string[] = [];
-    for (let i = 0; i < count; i += 1) alertIds.push(await make.makeAlert(watch?.id as string));
-    return { ownerId: user.id, alertIds };
-  }
-
-  /** How many committed transactions changed the owner's alerts (migration 007). */
-  const versionOf = async (ownerId: string) =>
-    (
-      await database.db.query<{ n: number }>(
-        'SELECT coalesce((SELECT version FROM alert_list_versions WHERE owner_id = $1), 0)::int AS n',
-        [ownerId],
-      )
-    )[0]?.n ?? -1;
+  const versionOf = (ownerId: string) => alertListChanges(database.db, ownerId);
 
   it('two transactions crossing on two alerts of one owner both commit, raising the version twice', async () => {
-    const { ownerId, alertIds } = await ownerWithAlerts(2);
+    const { ownerId, alertIds } = await ownerWithAlerts(database.db, 2);
     const [a1, a2] = alertIds;
     const start = await versionOf(ownerId);
     const update = `UPDATE alerts SET state = 'read' WHERE id = $1`;
@@ -85,7 +62,7 @@ describe('alert list versions under concurrent writers', {
   });
 
   it('20 concurrent single-alert writes of one owner raise its version by 20', async () => {
-    const { ownerId, alertIds } = await ownerWithAlerts(20);
+    const { ownerId, alertIds } = await ownerWithAlerts(database.db, 20);
     const start = await versionOf(ownerId);
     await Promise.all(
       alertIds.map((id) =>

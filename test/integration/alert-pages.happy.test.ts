@@ -4,10 +4,10 @@ import type { Db } from '../../src/data/db.ts';
 import { createAlertListVersionLookup, setAlertState } from '../../src/data/repositories/alerts.ts';
 import { markSent } from '../../src/data/repositories/outbox.ts';
 import { createAlertService, type ListAlertsQuery } from '../../src/domain/alerts.ts';
+import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { type Auth, createWatch } from '../helpers/api.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
-import { principalFor } from '../helpers/seed.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 // GET /alerts keeps the pages it has sent and answers a repeated request from memory while the
@@ -46,39 +46,13 @@ function counting(db: Db) {
 type Page = { data: { id: string; state: string }[]; pagination: { nextCursor: string | null } };
 const parse = (body: Buffer) => JSON.parse(body.toString()) as Page;
 
-async function makeOwner(database: TestDatabase, alerts: number) {
-  const make = factories(database.db);
-  const user = await make.makeUser();
-  const [watch] = await database.db.query<{ id: string }>(
-    `INSERT INTO watches (id, owner_id, created_by, watch_type, name, attributes, sources,
-                          scan_cadence)
-     VALUES ('wat_' || md5(random()::text), $1, $1, 'trademark', 'Acme',
-             '{"niceClasses":[9],"designations":["DE"]}', '{global_trademark_database}', 'daily')
-     RETURNING id`,
-    [user.id],
-  );
-  const watchId = watch?.id as string;
-  const alertIds: string[] = [];
-  for (let i = 0; i < alerts; i += 1) alertIds.push(await make.makeAlert(watchId));
-  return { principal: principalFor(user, 'team'), watchId, alertIds };
-}
-
-/** How many committed transactions changed the owner's alerts (migration 007), 0 if none. */
-async function changesOf(db: Db, ownerId: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
-    'SELECT coalesce((SELECT version FROM alert_list_versions WHERE owner_id = $1), 0)::int AS n',
-    [ownerId],
-  );
-  return row?.n ?? -1;
-}
-
 describe('alert pages: kept between requests, never stale', () => {
   let database: TestDatabase;
   before(async () => {
     database = await createTestDatabase();
   });
   after(() => database.drop());
-  const owner = (alerts = 3) => makeOwner(database, alerts);
+  const owner = (alerts = 3) => ownerWithAlerts(database.db, alerts);
 
   it('a page asked for the first time is only read; from the second time on it is kept', async () => {
     const { principal } = await owner();
@@ -205,12 +179,12 @@ describe('alert pages: kept between requests, never stale', () => {
     it('is "none" before any alert of the owner was written', async () => {
       const user = await factories(database.db).makeUser();
       assert.equal(await versionOf(user.id), 'none');
-      assert.equal(await changesOf(database.db, user.id), 0);
+      assert.equal(await alertListChanges(database.db, user.id), 0);
     });
 
     it('changes once per committed transaction, however many alerts it writes', async () => {
       const { principal, watchId, alertIds } = await owner(2);
-      const start = await changesOf(database.db, principal.ownerId);
+      const start = await alertListChanges(database.db, principal.ownerId);
       const before = await versionOf(principal.ownerId);
       await database.db.transaction(async (tx) => {
         for (const id of alertIds) {
@@ -220,12 +194,12 @@ describe('alert pages: kept between requests, never stale', () => {
           principal.ownerId,
         ]);
       });
-      assert.equal(await changesOf(database.db, principal.ownerId), start + 1);
+      assert.equal(await alertListChanges(database.db, principal.ownerId), start + 1);
       assert.notEqual(await versionOf(principal.ownerId), before);
       await factories(database.db).makeAlert(watchId);
-      assert.equal(await changesOf(database.db, principal.ownerId), start + 2);
+      assert.equal(await alertListChanges(database.db, principal.ownerId), start + 2);
       await setAlertState(database.db, principal.ownerId, alertIds[0] as string, 'dismissed');
-      assert.equal(await changesOf(database.db, principal.ownerId), start + 3);
+      assert.equal(await alertListChanges(database.db, principal.ownerId), start + 3);
     });
 
     it('does not change for an update that changes nothing', async () => {
@@ -252,39 +226,39 @@ describe('alert pages: kept between requests, never stale', () => {
     it('changes for both owners when an alert moves from one to another, and on a delete', async () => {
       const a = await owner(2);
       const b = await owner(1);
-      const a0 = await changesOf(database.db, a.principal.ownerId);
-      const b0 = await changesOf(database.db, b.principal.ownerId);
+      const a0 = await alertListChanges(database.db, a.principal.ownerId);
+      const b0 = await alertListChanges(database.db, b.principal.ownerId);
       await database.db.query('UPDATE alerts SET owner_id = $2 WHERE id = $1', [
         a.alertIds[0],
         b.principal.ownerId,
       ]);
-      assert.equal(await changesOf(database.db, a.principal.ownerId), a0 + 1);
-      assert.equal(await changesOf(database.db, b.principal.ownerId), b0 + 1);
+      assert.equal(await alertListChanges(database.db, a.principal.ownerId), a0 + 1);
+      assert.equal(await alertListChanges(database.db, b.principal.ownerId), b0 + 1);
       await database.db.query('DELETE FROM alerts WHERE id = $1', [a.alertIds[1]]);
-      assert.equal(await changesOf(database.db, a.principal.ownerId), a0 + 2);
+      assert.equal(await alertListChanges(database.db, a.principal.ownerId), a0 + 2);
     });
 
     it('changes for every owner a transaction writes alerts of', async () => {
       const a = await owner(1);
       const b = await owner(1);
-      const a0 = await changesOf(database.db, a.principal.ownerId);
-      const b0 = await changesOf(database.db, b.principal.ownerId);
+      const a0 = await alertListChanges(database.db, a.principal.ownerId);
+      const b0 = await alertListChanges(database.db, b.principal.ownerId);
       await database.db.transaction(async (tx) => {
         await tx.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [a.alertIds[0]]);
         await tx.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [b.alertIds[0]]);
       });
-      assert.equal(await changesOf(database.db, a.principal.ownerId), a0 + 1);
-      assert.equal(await changesOf(database.db, b.principal.ownerId), b0 + 1);
+      assert.equal(await alertListChanges(database.db, a.principal.ownerId), a0 + 1);
+      assert.equal(await alertListChanges(database.db, b.principal.ownerId), b0 + 1);
     });
 
     it('changes for writes under session_replication_role = replica (bulk loads)', async () => {
       const { principal, alertIds } = await owner(1);
-      const start = await changesOf(database.db, principal.ownerId);
+      const start = await alertListChanges(database.db, principal.ownerId);
       await database.db.transaction(async (tx) => {
         await tx.query('SET LOCAL session_replication_role = replica');
         await tx.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [alertIds[0]]);
       });
-      assert.equal(await changesOf(database.db, principal.ownerId), start + 1);
+      assert.equal(await alertListChanges(database.db, principal.ownerId), start + 1);
     });
   });
 });
@@ -298,16 +272,16 @@ describe('alert pages: TRUNCATE alerts', () => {
   after(() => database.drop());
 
   it("changes every owner's version, and a kept page is not served after it", async () => {
-    const a = await makeOwner(database, 2);
-    const b = await makeOwner(database, 1);
+    const a = await ownerWithAlerts(database.db, 2);
+    const b = await ownerWithAlerts(database.db, 1);
     const alerts = createAlertService(database.db);
     for (let i = 0; i < 2; i += 1) {
       assert.equal(parse(await alerts.listBody(a.principal, FIRST_PAGE)).data.length, 2);
     }
-    const b0 = await changesOf(database.db, b.principal.ownerId);
+    const b0 = await alertListChanges(database.db, b.principal.ownerId);
     await database.db.query('TRUNCATE alerts');
     assert.equal(parse(await alerts.listBody(a.principal, FIRST_PAGE)).data.length, 0);
-    assert.equal(await changesOf(database.db, b.principal.ownerId), b0 + 1);
+    assert.equal(await alertListChanges(database.db, b.principal.ownerId), b0 + 1);
   });
 });
 
