@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { listMigrations, migrate } from '../../src/data/migrate.ts';
 import { newId } from '../../src/domain/ids.ts';
+import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 
@@ -95,17 +96,9 @@ describe('migrations: 007 on a database that holds alerts', () => {
     const { db } = database;
     const before007 = listMigrations().filter((m) => m.version < '007');
     for (const migration of before007) await db.exec(migration.sql);
-    const make = factories(db);
-    const [withAlerts, without] = [await make.makeUser(), await make.makeUser()];
-    const watchId = newId('wat');
-    await db.query(
-      `INSERT INTO watches (id, owner_id, created_by, watch_type, name, attributes, sources,
-                            scan_cadence)
-       VALUES ($1, $2, $2, 'trademark', 'Acme', '{}', '{global_trademark_database}', 'daily')`,
-      [watchId, withAlerts.id],
-    );
-    const alertId = await make.makeAlert(watchId);
-    await make.makeAlert(watchId);
+    const withAlerts = await ownerWithAlerts(db, 2);
+    const without = await factories(db).makeUser();
+    const alertId = withAlerts.alertIds[0];
 
     await db.query(
       'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
@@ -115,16 +108,9 @@ describe('migrations: 007 on a database that holds alerts', () => {
     }
     assert.deepEqual(await migrate(db), ['007_alert_list_versions']);
 
-    const version = async (ownerId: string) =>
-      (
-        await db.query<{ v: number }>(
-          'SELECT coalesce((SELECT version FROM alert_list_versions WHERE owner_id = $1), 0) AS v',
-          [ownerId],
-        )
-      )[0]?.v;
-    assert.equal(await version(withAlerts.id), 1);
-    assert.equal(await version(without.id), 0);
+    assert.equal(await alertListChanges(db, withAlerts.ownerId), 1);
+    assert.equal(await alertListChanges(db, without.id), 0);
     await db.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [alertId]);
-    assert.equal(await version(withAlerts.id), 2);
+    assert.equal(await alertListChanges(db, withAlerts.ownerId), 2);
   });
 });
