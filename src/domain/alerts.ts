@@ -57,7 +57,7 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
 
   return {
     /** A page's items as the JSON rows of the list query (the dashboard renders them). */
-    list(principal: Principal, query: ListAlertsQuery) {
+    async list(principal: Principal, query: ListAlertsQuery) {
       return listRows(principal.ownerId, query, positionFromCursor(query.cursor));
     },
 
