@@ -28,10 +28,6 @@ describe('alert list versions under concurrent writers', {
     const holding = new Promise<void>((resolve) => {
       secondHoldsA2 = resolve;
     });
-    const timeout = (what: string) =>
-      sleep(5_000).then(() => {
-        throw new Error(`timed out: ${what}`);
-      });
     /** The first transaction queues behind the second's lock on a2 (pg_stat_activity). */
     const firstIsWaiting = async () => {
       for (let tries = 0; tries < 500; tries += 1) {
@@ -53,7 +49,14 @@ describe('alert list versions under concurrent writers', {
         secondHoldsA2();
         await firstIsWaiting();
       });
-      await Promise.race([holding, timeout('the second transaction could not update a2')]);
+      // An unref'd timer that resolves, not rejects: once the race is decided it must neither
+      // hold the test process nor fail it later.
+      const outcome = await Promise.race([
+        holding.then(() => 'held' as const),
+        sleep(5_000, 'timed out' as const, { ref: false }),
+      ]);
+      if (outcome !== 'held')
+        throw new Error('timed out: the second transaction could not update a2');
       await tx.query(update, [a2]);
     });
     await first;
