@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { listMigrations, migrate } from '../../src/data/migrate.ts';
-import { newId } from '../../src/domain/ids.ts';
 import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
@@ -22,14 +21,7 @@ describe('migrations: upgrading a database with data', () => {
     for (const migration of before004) await db.exec(migration.sql);
 
     const make = factories(db);
-    const user = await make.makeUser();
-    const watchId = newId('wat');
-    await db.query(
-      `INSERT INTO watches (id, owner_id, created_by, watch_type, name, attributes, sources,
-                            scan_cadence)
-       VALUES ($1, $2, $2, 'trademark', 'Acme', '{}', '{global_trademark_database}', 'daily')`,
-      [watchId, user.id],
-    );
+    const { watchId } = await ownerWithAlerts(db, 0);
     const oldAlert = await make.makeAlert(watchId, { markText: 'ACME ONE' });
     await db.query(
       `UPDATE alerts SET state = 'read', emailed_at = '2026-11-02T08:00:00.5Z' WHERE id = $1`,
