@@ -55,17 +55,14 @@ import { benchServerUrl, connectionLabel, isLocalServer } from './lib/postgres-s
 
 type Backend = 'postgres' | 'pglite';
 
-function envNumber(name: string, fallback: number): number {
+/** A positive number from the environment; `zero: true` accepts 0 too (a size that turns off). */
+function envNumber(name: string, fallback: number, options: { zero?: boolean } = {}): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-}
-
-function wholeNumber(name: string, raw: string): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number`);
+  if (!Number.isFinite(value) || value < 0 || (value === 0 && !options.zero)) {
+    throw new Error(`${name} must be a positive number${options.zero ? ' or 0' : ''}`);
+  }
   return value;
 }
 
@@ -86,7 +83,7 @@ const settings = {
   profileSeconds: envNumber('BENCH_PROFILE_SECONDS', 5),
   pool: process.env.BENCH_PG_POOL ? envNumber('BENCH_PG_POOL', 10) : undefined,
   alertListCacheMb: process.env.BENCH_ALERT_LIST_CACHE_MB
-    ? wholeNumber('BENCH_ALERT_LIST_CACHE_MB', process.env.BENCH_ALERT_LIST_CACHE_MB)
+    ? envNumber('BENCH_ALERT_LIST_CACHE_MB', 0, { zero: true })
     : undefined,
   docs: process.env.BENCH_DOCS !== '0',
 };
