@@ -26,6 +26,7 @@ import {
   vocabularyOf,
 } from '../bench/lib/variants.ts';
 import { retrieves, watchTokens } from '../src/matching/candidates.ts';
+import { assessSeverity, SEVERITIES, type Severity } from '../src/matching/severity.ts';
 import {
   decideConflictPrepared,
   type PreparedWatch,
@@ -37,6 +38,7 @@ import { trigrams } from '../src/matching/similarity.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = join(root, 'test/fixtures/euipo/mark-texts.txt');
+const DECIDED = join(root, 'test/fixtures/decided-cases/cases.json');
 const DOC = join(root, 'docs/matching.md');
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -101,15 +103,19 @@ const vocabulary = vocabularyOf(texts);
 const { generators: GENERATORS, applies } = variantGenerators({ pick, int }, vocabulary);
 
 // ---------------------------------------------------------------------------------------------
+type SeverityCounts = Record<Severity, number>;
+const noSeverities = (): SeverityCounts => ({ high: 0, medium: 0, low: 0 });
 interface KindStats {
   total: number;
   hit: number;
   expectedReason: number;
   misses: string[];
+  severity: SeverityCounts;
 }
 const stats = new Map<Kind, KindStats>(
-  KINDS.map((k) => [k, { total: 0, hit: 0, expectedReason: 0, misses: [] }]),
+  KINDS.map((k) => [k, { total: 0, hit: 0, expectedReason: 0, misses: [], severity: noSeverities() }]),
 );
+const falseSeverity = noSeverities();
 let negativePairs = 0;
 let excluded = 0;
 const falseAlerts: { brand: string; mark: string; reasons: string }[] = [];
@@ -149,6 +155,7 @@ for (const brand of brands) {
       st.total++;
       if (d.conflict) {
         st.hit++;
+        st.severity[assessSeverity(p, d.reasons).severity]++;
         retrievalChecked++;
         if (!retrieved(p, matchKeys(v), null)) {
           retrievalMisses++;
@@ -178,7 +185,9 @@ for (const brand of brands) {
       const kinds = d.reasons
         .filter((r) => r.kind !== 'class_overlap' && r.kind !== 'territory')
         .map((r) => r.kind);
-      falseAlerts.push({ brand, mark: text, reasons: kinds.join('+') });
+      const severity = assessSeverity(p, d.reasons).severity;
+      falseAlerts.push({ brand, mark: text, reasons: `${kinds.join('+')} (${severity})` });
+      falseSeverity[severity]++;
       for (const kd of new Set(kinds)) falseByReason.set(kd, (falseByReason.get(kd) ?? 0) + 1);
       retrievalChecked++;
       if (!isCandidate) {
@@ -223,6 +232,22 @@ for (const kind of KINDS) {
   );
 }
 lines.push('');
+const share = (c: SeverityCounts) => {
+  const n = c.high + c.medium + c.low;
+  return SEVERITIES.map((sv) => pct(c[sv], n)).join(' | ');
+};
+lines.push("Severity of the alerts raised (share of each kind's flagged variants):");
+lines.push('');
+lines.push('| variant kind | alerts | high | medium | low |');
+lines.push('|---|---:|---:|---:|---:|');
+for (const kind of KINDS) {
+  const st = stats.get(kind) as KindStats;
+  lines.push(`| ${kind} | ${st.hit} | ${share(st.severity)} |`);
+}
+lines.push(`| alerts on unrelated marks | ${falseAlerts.length} | ${share(falseSeverity)} |`);
+lines.push('');
+lines.push(...decidedCasesReport());
+lines.push('');
 lines.push(
   `Negatives: ${negativePairs.toLocaleString('en')} (brand, unrelated real mark) pairs, same class ` +
     `and territory. False alerts: **${falseAlerts.length}**, i.e. **${per10k.toFixed(2)} per 10,000 ` +
@@ -261,6 +286,53 @@ lines.push(
 );
 
 const report = lines.join('\n');
+
+/**
+ * Real decided conflicts (test/fixtures/decided-cases): the earlier mark is the watch, the later
+ * mark a record in the same class and territory, so only the text decides.
+ */
+function decidedCasesReport(): string[] {
+  type Case = {
+    earlier: { text: string; classes: number[] | null };
+    later: { text: string; classes: number[] | null };
+    outcome: 'conflict' | 'no_conflict';
+    citation: string;
+    shape: string;
+  };
+  const cases = JSON.parse(readFileSync(DECIDED, 'utf8')) as Case[];
+  const out: string[] = [];
+  const tally = { conflict: { n: 0, raised: 0, sev: noSeverities() }, no_conflict: { n: 0, raised: 0, sev: noSeverities() } };
+  const missed: string[] = [];
+  const raisedNo: string[] = [];
+  for (const c of cases) {
+    const p = prepareWatch({ name: c.earlier.text, niceClasses: CLASSES, designations: ['DE'] });
+    const d = decideConflictPrepared(p, record(c.later.text));
+    const t = tally[c.outcome];
+    t.n++;
+    if (d.conflict) {
+      t.raised++;
+      const sv = assessSeverity(p, d.reasons).severity;
+      t.sev[sv]++;
+      if (c.outcome === 'no_conflict') raisedNo.push(`${c.earlier.text} / ${c.later.text} (${sv})`);
+    } else if (c.outcome === 'conflict') missed.push(`${c.earlier.text} / ${c.later.text} [${c.shape}]`);
+  }
+  out.push(
+    `Decided cases: ${cases.length} real decisions (test/fixtures/decided-cases, with citations); the earlier mark watched, the later one filed in the same class and territory.`,
+  );
+  out.push('');
+  out.push('| outcome of the decision | pairs | raised | share raised | high | medium | low |');
+  out.push('|---|---:|---:|---:|---:|---:|---:|');
+  for (const [name, t] of Object.entries(tally)) {
+    out.push(
+      `| ${name === 'conflict' ? 'conflict found' : 'no conflict found'} | ${t.n} | ${t.raised} | ${pct(t.raised, t.n)} | ${share(t.sev)} |`,
+    );
+  }
+  out.push('');
+  out.push(`Conflicts found by the tribunal but not raised: ${missed.length === 0 ? 'none' : missed.join('; ')}.`);
+  out.push('');
+  out.push(`No conflict found by the tribunal, raised all the same: ${raisedNo.length === 0 ? 'none' : raisedNo.join('; ')}.`);
+  return out;
+}
 console.log(report);
 console.log('\nMissed positives (sample):');
 for (const kind of KINDS) {

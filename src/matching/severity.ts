@@ -6,6 +6,7 @@
 // something else (fused into a word, near form inside a phrase, words apart) are the weakest,
 // raised only when the brand is long and distinctive or when the evidence adds up.
 import type { PreparedWatch, Reason, TextReasonKind } from './decide.ts';
+import { editSteps } from './explain.ts';
 import { allCommon } from './normalize.ts';
 
 export type Severity = 'low' | 'medium' | 'high';
@@ -25,26 +26,31 @@ export function isDistinctiveBrand(p: PreparedWatch): boolean {
   return p.brand.compact.length >= 4 && !allCommon(p.brand.folded);
 }
 
-/**
- * Families of evidence: rules in one family restate the same observation (NIKE / NIKES is both a
- * plural and one edit), rules of different families are independent evidence.
- */
-const FAMILY: Readonly<Record<TextReasonKind, string>> = {
-  exact: 'identity',
-  normalized: 'identity',
-  confusable: 'identity',
-  edit_distance: 'spelling',
-  affix: 'spelling',
-  phonetic: 'sound',
-  contains_brand: 'words',
-  contained_in_brand: 'words',
-  reordered: 'words',
-  near_inside: 'words',
-  fused: 'words',
-};
-
 /** Long enough for a fused or near form to be read as the brand itself (ZEROFLUSHNET). */
 const LONG_BRAND = 8;
+/**
+ * From this length one changed letter leaves a mark an examiner calls near-identical; in a brand
+ * of 5 (MINOU / MINOR, VERTO / VENTO) it is a fifth of the mark, and often another word.
+ */
+const HIGH_EDIT_MIN_LENGTH = 6;
+
+/** A brand whose letters are all there is to it: no digits that the sound leaves out (8° SENSE). */
+function lettersOnly(p: PreparedWatch): boolean {
+  return p.brand.letters === p.brand.compact;
+}
+
+/** Does the edit from the brand to `mark` change a brand word of 1 or 2 characters (8 SENSE)? */
+function editTouchesShortWord(p: PreparedWatch, mark: string): boolean {
+  const ends: number[] = [];
+  let at = 0;
+  for (const w of p.brand.folded) ends.push((at += w.length));
+  const wordAt = (i: number) => ends.findIndex((end) => i < end);
+  return editSteps(p.brand.compact, mark).some((step) => {
+    const i = Math.min(step.at, p.brand.compact.length - 1);
+    const w = p.brand.folded[wordAt(i)] ?? '';
+    return w.length < 3;
+  });
+}
 
 function level(p: PreparedWatch, r: Reason, distinctive: boolean): [number, string] {
   switch (r.kind) {
@@ -53,17 +59,21 @@ function level(p: PreparedWatch, r: Reason, distinctive: boolean): [number, stri
     case 'confusable':
       return [3, 'the texts are the same to the eye'];
     case 'affix':
-      return r.side === 'mark' && distinctive
+      return r.side === 'mark' && distinctive && p.brand.compact.length >= 5
         ? [3, 'the mark is the distinctive brand with only a plural or a common affix added']
         : [2, 'the marks differ only by a common affix'];
     case 'edit_distance':
-      return r.distance === 1 && distinctive && p.brand.compact.length >= 5
-        ? [3, 'the mark is one letter away from a distinctive brand of 5 or more letters']
+      return r.distance === 1 &&
+        distinctive &&
+        lettersOnly(p) &&
+        p.brand.compact.length >= HIGH_EDIT_MIN_LENGTH &&
+        !editTouchesShortWord(p, r.texts[1])
+        ? [3, `the mark is one letter away from a distinctive brand of ${HIGH_EDIT_MIN_LENGTH} or more letters`]
         : [2, `the spellings are ${r.distance} letter${r.distance > 1 ? 's' : ''} apart`];
     case 'phonetic':
-      return distinctive
+      return distinctive && lettersOnly(p)
         ? [3, 'the mark sounds the same as a distinctive brand']
-        : [2, 'the mark sounds the same as a brand made of common words'];
+        : [2, 'the mark sounds the same as the brand, whose common words or digits weigh less'];
     case 'contains_brand':
       return distinctive
         ? [2, 'the distinctive brand appears as a whole word in a longer mark']
@@ -95,27 +105,29 @@ function level(p: PreparedWatch, r: Reason, distinctive: boolean): [number, stri
 /**
  * The severity of a conflict with these text reasons (decideConflictPrepared's, class and
  * territory facts ignored: a conflict already has both). The strongest reason sets the level; a
- * weak level (low or medium) rises by one when a reason of another family of evidence also holds.
+ * low level rises to medium when two or more weak rules hold together.
  */
 export function assessSeverity(p: PreparedWatch, reasons: readonly Reason[]): SeverityAssessment {
   const distinctive = isDistinctiveBrand(p);
   let best = 0;
   let decisive: TextReasonKind | null = null;
   let why = 'no text rule holds under the current matching rules';
-  const families = new Set<string>();
+  const weak = new Set<string>();
   for (const r of reasons) {
     if (r.kind === 'class_overlap' || r.kind === 'territory') continue;
-    families.add(FAMILY[r.kind]);
     const [l, sentence] = level(p, r, distinctive);
+    if (l === 1) weak.add(r.kind);
     if (l > best) {
       best = l;
       decisive = r.kind;
       why = sentence;
     }
   }
-  if (best > 0 && best < 3 && families.size >= 2) {
-    best += 1;
-    why = `${why}, and independent evidence (${[...families].join(', ')}) points the same way`;
+  // Weak shapes that add up (the brand fused into one word and a near form of it in another) make
+  // a medium; only text close to the brand as a whole makes a conflict high.
+  if (best === 1 && weak.size >= 2) {
+    best = 2;
+    why = `${why}, and other weak evidence (${[...weak].join(', ')}) adds up`;
   }
   return { severity: LEVEL[best] as Severity, decisive, why };
 }

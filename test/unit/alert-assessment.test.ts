@@ -49,26 +49,15 @@ describe('severity: the order an examiner gives the evidence', () => {
     assert.equal(severityOf('North Face', 'NORTH BLUE FACE'), 'medium', 'words apart');
     assert.equal(severityOf('Green Energy', 'GREEN ENERGY PARTNERS'), 'low', 'common words inside');
   });
-  it('independent evidence of another family raises a weak level by one', () => {
-    // A brand of common words: one edit alone is medium; the same mark also sounds alike.
-    const spelling = compareMarks('Green Energy', 'GREEN ENERGIE').filter(
-      (r) => r.kind === 'edit_distance',
-    );
-    assert.equal(assessSeverity(watch('Green Energy'), spelling).severity, 'medium');
-    const both = assessSeverity(
-      watch('Green Energy'),
-      compareMarks('Green Energy', 'GREEN ENERGIE'),
-    );
-    assert.deepEqual(
-      compareMarks('Green Energy', 'GREEN ENERGIE').map((r) => r.kind),
-      ['edit_distance', 'phonetic'],
-    );
-    assert.equal(both.severity, 'high');
-    assert.match(both.why, /independent evidence \(spelling, sound\)/);
-    // NIKE / NIKES: a plural and one edit are one observation, not two.
-    const nikes = assessSeverity(watch('Nike'), compareMarks('Nike', 'NIKES'));
-    assert.equal(nikes.severity, 'high');
-    assert.doesNotMatch(nikes.why, /independent/);
+  it('weak evidence that adds up is medium; the strongest rule otherwise decides', () => {
+    const brand = 'Pelikan';
+    const one = compareMarks(brand, 'HOGAR PELIKANO');
+    assert.equal(assessSeverity(watch(brand), one).severity, 'low');
+    const two = compareMarks(brand, 'HOGAR PELIKANO PELIKANNET');
+    assert.deepEqual(two.map((r) => r.kind).sort(), ['fused', 'near_inside']);
+    const both = assessSeverity(watch(brand), two);
+    assert.equal(both.severity, 'medium');
+    assert.match(both.why, /other weak evidence \(.*\) adds up/);
   });
 });
 
