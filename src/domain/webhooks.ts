@@ -31,7 +31,13 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
   /** A URL the sender would refuse is a 422 now rather than failed deliveries later. */
   function checkUrl(url: string | undefined) {
     if (url === undefined) return;
-    const reason = refusedUrlReason(new URL(url), options.allowPrivateUrls);
+    const parsed = new URL(url);
+    // localhost is refused early too (its addresses would be refused at every send anyway).
+    const reason =
+      refusedUrlReason(parsed, options.allowPrivateUrls) ??
+      (!options.allowPrivateUrls && /^localhost\.?$/i.test(parsed.hostname)
+        ? 'localhost is not a public host'
+        : null);
     if (reason !== null) {
       throw validationError({ formErrors: [], fieldErrors: { url: [`Not allowed: ${reason}.`] } });
     }

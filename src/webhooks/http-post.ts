@@ -50,7 +50,10 @@ function checkedLookup(allowPrivate: boolean) {
   };
 }
 
-/** Why a URL may not be requested at all, or null when it may (host names are checked later). */
+/**
+ * Why a URL may not be requested at all, or null when it may: the scheme, credentials and an IP
+ * literal host. A host name is checked on the addresses it resolves to, when it is requested.
+ */
 export function refusedUrlReason(url: URL, allowPrivate: boolean): string | null {
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
     return allowPrivate ? 'the URL must be http:// or https://' : 'the URL must be https://';
@@ -60,7 +63,6 @@ export function refusedUrlReason(url: URL, allowPrivate: boolean): string | null
   if (!allowPrivate && literal !== null && !isPublicAddress(literal)) {
     return `${literal} is not a public address`;
   }
-  if (!allowPrivate && /^localhost\.?$/i.test(url.hostname)) return 'localhost is not public';
   return null;
 }
 
