@@ -98,7 +98,8 @@ describe('migrations: 007 on a database that holds alerts', () => {
     for (const migration of before007) {
       await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
     }
-    assert.deepEqual(await migrate(db), ['007_alert_list_versions']);
+    // 007 and whatever later migrations exist; the test is about 007.
+    assert.equal((await migrate(db))[0], '007_alert_list_versions');
 
     assert.equal(await alertListChanges(db, withAlerts.ownerId), 1);
     assert.equal(await alertListChanges(db, without.id), 0);
