@@ -10,6 +10,7 @@ export type ReceivedRequest = { path: string; headers: IncomingHttpHeaders; body
 export async function startWebhookReceiver() {
   const received: ReceivedRequest[] = [];
   const answers: (number | 'hang')[] = [];
+  const waiting: { count: number; resolve: () => void }[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -19,6 +20,7 @@ export async function startWebhookReceiver() {
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
       });
+      for (const w of waiting.filter((w) => received.length >= w.count)) w.resolve();
       const answer = answers.shift() ?? 204;
       if (answer === 'hang') return;
       if (answer >= 300 && answer < 400) response.setHeader('location', '/moved');
@@ -33,6 +35,11 @@ export async function startWebhookReceiver() {
     port,
     received,
     answers,
+    /** Resolves once `count` requests have arrived in all. */
+    receivedCount(count: number): Promise<void> {
+      if (received.length >= count) return Promise.resolve();
+      return new Promise((resolve) => waiting.push({ count, resolve }));
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

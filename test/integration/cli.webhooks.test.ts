@@ -1,13 +1,22 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { openDb } from '../../src/data/db.ts';
+import { insertWebhook } from '../../src/data/repositories/webhooks.ts';
+import { newId } from '../../src/domain/ids.ts';
+import { enqueueTestEvent } from '../../src/webhooks/events.ts';
+import { factories } from '../helpers/factories.ts';
 import { makeRecord } from '../helpers/register.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import {
+  BIN,
+  childEnv,
   freshInstallation,
   type Installation,
+  makeKey,
   printedObject,
   startServe,
   tmwatch,
@@ -33,21 +42,7 @@ describe('tmwatch webhooks deliver (real processes, end to end)', () => {
   });
 
   test('a scan raises an alert; the receiver gets alert.created with a valid signature, and a failed attempt waits for its retry', async () => {
-    const user = printedObject(
-      await run('users', 'create', '--email', 'hooks@example.test', '--tier', 'team'),
-    );
-    const key = printedObject(
-      await run(
-        'keys',
-        'create',
-        '--user',
-        user.id,
-        '--name',
-        'hooks',
-        '--scopes',
-        'watches:write,webhooks:write,webhooks:read',
-      ),
-    );
+    const key = await makeKey(env(), 'team', 'watches:write,webhooks:write,webhooks:read');
     const records = join(install.dataDir, 'records.jsonl');
     writeFileSync(
       records,
@@ -96,5 +91,38 @@ describe('tmwatch webhooks deliver (real processes, end to end)', () => {
     };
     assert.equal(event.type, 'alert.created');
     assert.equal(event.data.hit.displayName, 'QUILLORAN');
+  });
+
+  test('tmwatch worker delivers due webhooks in the background, and exits 0 on SIGTERM', {
+    timeout: 120_000,
+  }, async () => {
+    // Recorded before the worker starts: an embedded database has one process at a time.
+    const db = await openDb({ databaseUrl: install.env.DATABASE_URL, dataDir: install.dataDir });
+    try {
+      const user = await factories(db).makeUser();
+      const id = newId('whk');
+      await insertWebhook(db, {
+        id,
+        ownerId: user.id,
+        createdBy: user.id,
+        url: receiver.url,
+        events: ['alert.created'],
+        description: null,
+        secret: `whsec_${Buffer.alloc(32, 3).toString('base64')}`,
+      });
+      await enqueueTestEvent(db, id);
+    } finally {
+      await db.close();
+    }
+    const before = receiver.received.length;
+    const worker = spawn(BIN, ['worker'], {
+      env: childEnv({ ...env(), SCAN_POLL_SECONDS: '0.2', LOG_LEVEL: 'warn' }),
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', resolve));
+    await receiver.receivedCount(before + 1);
+    assert.match(receiver.received.at(-1)?.body ?? '', /"webhook\.test"/);
+    worker.kill('SIGTERM');
+    assert.equal(await exited, 0);
   });
 });
