@@ -167,7 +167,9 @@ describe('the client against the running service', () => {
     assert.equal(watch.active, true);
   });
 
-  it('a receiver that fails first gets alert.created again, with the same webhook-id, and verifyWebhook accepts it', async () => {
+  it('a receiver that fails first gets alert.created again, with the same webhook-id, and verifyWebhook accepts it', {
+    timeout: 60_000,
+  }, async () => {
     const isCreated = (r: Received) => r.body.includes('"alert.created"');
     const first = await receiver.waitFor(isCreated);
     const retried = await receiver.waitFor(
@@ -209,7 +211,7 @@ describe('the client against the running service', () => {
     assert.deepEqual(later, [], 'polling with a later since gives nothing new');
   });
 
-  it('a state change arrives as alert.updated', async () => {
+  it('a state change arrives as alert.updated', { timeout: 60_000 }, async () => {
     const [alert] = await collect(client.alerts.list({ state: 'unread', limit: '1' }));
     assert.ok(alert);
     assert.equal((await client.alerts.setState(alert.id, 'read')).state, 'read');
