@@ -16,6 +16,7 @@ import { createAlertService } from './domain/alerts.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { ApiError } from './domain/errors.ts';
 import { createWatchService } from './domain/watches.ts';
+import { createWebhookService } from './domain/webhooks.ts';
 import { apiAuthentication } from './http/authenticate.ts';
 import {
   clientErrorHandler,
@@ -29,6 +30,7 @@ import { alertRoutes } from './http/routes/alerts.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { meRoutes } from './http/routes/me.ts';
 import { watchRoutes } from './http/routes/watches.ts';
+import { webhookRoutes } from './http/routes/webhooks.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
 
 export type AppDeps = {
@@ -39,6 +41,8 @@ export type AppDeps = {
   clock?: Clock;
   /** Memory for the GET /alerts pages kept between requests (ALERT_LIST_CACHE_MB); 0: none. */
   alertListCacheBytes?: number;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: webhook URLs may be http:// and name private addresses. */
+  webhookAllowPrivateUrls?: boolean;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -71,7 +75,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const accounts = createAccountService(deps.db);
   const watches = createWatchService(deps.db);
   const alerts = createAlertService(deps.db, { pageCacheBytes: deps.alertListCacheBytes });
-  const dashboard = createDashboard({ db: deps.db, accounts, watches, alerts, clock });
+  const webhooks = createWebhookService(deps.db, {
+    allowPrivateUrls: deps.webhookAllowPrivateUrls ?? false,
+  });
+  const dashboard = createDashboard({ db: deps.db, accounts, watches, alerts, webhooks, clock });
 
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
@@ -106,10 +113,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           clock,
         }),
       );
-      // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (D1 step 6).
+      // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (D1 step 6);
+      // a route that takes no body (POST /webhooks/{id}/rotate-secret) declares no body schema.
       api.addHook('preValidation', async (request: FastifyRequest) => {
         if (
           (request.method === 'POST' || request.method === 'PATCH') &&
+          request.routeOptions.schema?.body !== undefined &&
           request.body === undefined
         ) {
           throw new ApiError('malformed_request', 'The request body is empty; send a JSON object.');
@@ -118,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       meRoutes(api);
       watchRoutes(api, watches);
       alertRoutes(api, alerts);
+      webhookRoutes(api, webhooks);
       dashboard.apiRoutes(api);
     },
     { prefix: '/api/v1' },

@@ -55,6 +55,9 @@ const envSchema = z.object({
     .min(0, { error: CACHE_MESSAGE })
     .max(MAX_CACHE_MB, { error: CACHE_MESSAGE })
     .default(DEFAULT_PAGE_CACHE_BYTES / MIB),
+  WEBHOOK_ALLOW_PRIVATE_URLS: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false'),
 });
 
 export type Config = {
@@ -75,6 +78,8 @@ export type Config = {
   scanPollSeconds: number;
   /** Memory for the GET /alerts pages an API process keeps between requests; 0: none. */
   alertListCacheBytes: number;
+  /** Webhook URLs may be http:// and reach loopback, private and link-local addresses. */
+  webhookAllowPrivateUrls: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -110,5 +115,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanLeaseSeconds: e.SCAN_LEASE_SECONDS,
     scanPollSeconds: e.SCAN_POLL_SECONDS,
     alertListCacheBytes: e.ALERT_LIST_CACHE_MB * MIB,
+    webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
   };
 }

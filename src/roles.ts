@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Db } from './data/db.ts';
 import { demoAccountStep } from './first-start.ts';
 import { runScanLoops, sampleMarksStep, startInProcessScheduler } from './scan/roles.ts';
+import { runWebhookLoop, startWebhookLoop } from './webhooks/roles.ts';
 
 /**
  * The plug points of the process roles. One codebase runs several roles (`tmwatch serve`,
@@ -34,11 +35,20 @@ export type FirstStartContext = RoleContext & { baseUrl: string };
  */
 export type FirstStartStep = { name: string; run(context: FirstStartContext): Promise<string[]> };
 
-/** Scan workers of `tmwatch worker`: due scans and the alert e-mail they queue. */
-export const runWorker: WorkerRunner = runScanLoops;
+/** `tmwatch worker`: due scans, the alert e-mail they queue, and webhook deliveries. */
+export const runWorker: WorkerRunner = async (context) => {
+  await Promise.all([runScanLoops(context), runWebhookLoop(context)]);
+};
 
 /** The in-process scheduler of `tmwatch serve` (SCHEDULER=on): the same loops in the API process. */
-export const startScheduler: SchedulerStarter = startInProcessScheduler;
+export const startScheduler: SchedulerStarter = async (context) => {
+  const tasks = [await startInProcessScheduler(context), startWebhookLoop(context)];
+  return {
+    async stop() {
+      await Promise.all(tasks.map((task) => task.stop()));
+    },
+  };
+};
 
 /**
  * Run in this order on the first start. "First" means the embedded database has no user yet, so

@@ -5,6 +5,7 @@ import type { AlertService } from '../domain/alerts.ts';
 import type { Clock } from '../domain/clock.ts';
 import { TIER_LABEL } from '../domain/plans.ts';
 import type { WatchService } from '../domain/watches.ts';
+import type { WebhookService } from '../domain/webhooks.ts';
 import type { SafeHtml } from './html.ts';
 import type { DashboardSession, SessionService } from './sessions.ts';
 import type { SignInService } from './sign-in.ts';
@@ -32,6 +33,7 @@ export type DashboardServices = {
   accounts: AccountService;
   watches: WatchService;
   alerts: AlertService;
+  webhooks: WebhookService;
   sessions: SessionService;
   signIn: SignInService;
   /** "Opposition closes in N days" is counted from its now. */
@@ -96,6 +98,16 @@ const NOTICES: Record<string, Notice> = {
   'watch-restored': {
     kind: 'success',
     message: 'Watch restored. Scanning resumes within a minute.',
+  },
+  'webhook-enabled': { kind: 'success', message: 'Endpoint enabled. Deliveries resume.' },
+  'webhook-disabled': {
+    kind: 'success',
+    message: 'Endpoint disabled. Its events wait until you enable it again.',
+  },
+  'webhook-deleted': { kind: 'success', message: 'Endpoint deleted, with its deliveries.' },
+  'webhook-test-queued': {
+    kind: 'success',
+    message: 'Test event queued: it is sent within a few seconds (see Recent deliveries).',
   },
 };
 

@@ -9,6 +9,7 @@ import type { AlertService } from '../domain/alerts.ts';
 import type { Clock } from '../domain/clock.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { WatchService } from '../domain/watches.ts';
+import type { WebhookService } from '../domain/webhooks.ts';
 import { toApiError } from '../http/error-handler.ts';
 import { type DashboardServices, safeNext, seeOther, sendPage, viewerOf } from './context.ts';
 import { PRESESSION_COOKIE, readCookie, SESSION_COOKIE } from './cookies.ts';
@@ -20,6 +21,7 @@ import { authRoutes } from './routes/auth.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { revokeKeyApiRoute } from './routes/revoke-key-api.ts';
 import { watchRoutes } from './routes/watches.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { CSP_DIRECTIVES, cspHeaderValue, REFERRER_POLICY } from './security.ts';
 import { createSessionService, csrfTokenFor, looksLikeSecret, sameToken } from './sessions.ts';
 import { createSignInService } from './sign-in.ts';
@@ -30,6 +32,7 @@ export type DashboardDeps = {
   accounts: AccountService;
   watches: WatchService;
   alerts: AlertService;
+  webhooks: WebhookService;
   clock: Clock;
   /** Overrides of the session lifetimes (sessions.ts has the defaults). */
   sessionIdleMs?: number;
@@ -126,6 +129,7 @@ function dashboardContext(s: DashboardServices) {
     apiKeyRoutes(app, s);
     watchRoutes(app, s);
     alertRoutes(app, s);
+    webhookRoutes(app, s);
   };
 }
 
@@ -168,6 +172,7 @@ export function createDashboard(deps: DashboardDeps) {
     accounts: deps.accounts,
     watches: deps.watches,
     alerts: deps.alerts,
+    webhooks: deps.webhooks,
     sessions,
     signIn: createSignInService({ db: deps.db, clock: deps.clock }),
     clock: deps.clock,

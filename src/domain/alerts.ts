@@ -1,5 +1,6 @@
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/alerts.ts';
+import { setAlertStateWithEvent } from '../webhooks/events.ts';
 import type { CursorPosition } from './cursor.ts';
 import { notFound } from './errors.ts';
 import { isIdOf } from './ids.ts';
@@ -98,7 +99,10 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
 
     async setState(principal: Principal, id: string, state: AlertState): Promise<string> {
       if (!isIdOf('alt', id)) throw notFound();
-      const json = await repo.setAlertState(db, principal.ownerId, id, state);
+      // The change and its alert.updated webhook event commit together (transactional outbox).
+      const json = await db.transaction((tx) =>
+        setAlertStateWithEvent(tx, principal.ownerId, id, state),
+      );
       if (json === null) throw notFound();
       return json;
     },

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { randomBase62 } from './ids.ts';
 
-export const SCOPES = ['watches:read', 'watches:write', 'alerts:read', 'apikeys:read'] as const;
+export const SCOPES = [
+  'watches:read',
+  'watches:write',
+  'alerts:read',
+  'apikeys:read',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {

@@ -13,7 +13,19 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'wat' | 'alt' | 'hit' | 'key' | 'usr' | 'org' | 'scn' | 'ses' | 'eml';
+export type IdPrefix =
+  | 'wat'
+  | 'alt'
+  | 'hit'
+  | 'key'
+  | 'usr'
+  | 'org'
+  | 'scn'
+  | 'ses'
+  | 'eml'
+  | 'whk'
+  | 'whd'
+  | 'msg';
 
 /** Opaque, prefixed ids (D3): the prefix tells a reader of a log line what the id is. */
 export function newId(prefix: IdPrefix): string {

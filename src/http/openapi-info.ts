@@ -20,7 +20,9 @@ export const openApiInfo = {
       '',
       '**Plans.** free: no API, 3 active watches, weekly at fastest; solo: no API, 25, daily; team: API, 500, hourly; enterprise: API, unlimited, hourly. Members of an organization share its plan and its watches.',
       '',
-      '**Resources.** Ids are opaque and prefixed (`wat_`, `alt_`, `hit_`, `key_`, `usr_`, `org_`). Timestamps are UTC ISO 8601 with milliseconds. Watch names are trimmed (1–200 characters); `niceClasses` are 1–45 distinct integers 1..45; `designations` are distinct ISO 3166-1 alpha-2 codes or `EU`, case-insensitive in and upper case out. New alerts are `unread`, with `severity` and `rationale` null.',
+      '**Resources.** Ids are opaque and prefixed (`wat_`, `alt_`, `hit_`, `key_`, `usr_`, `org_`, `whk_`). Timestamps are UTC ISO 8601 with milliseconds. Watch names are trimmed (1–200 characters); `niceClasses` are 1–45 distinct integers 1..45; `designations` are distinct ISO 3166-1 alpha-2 codes or `EU`, case-insensitive in and upper case out. New alerts are `unread`, with `severity` and `rationale` null.',
+      '',
+      '**Webhooks.** Scopes `webhooks:read` and `webhooks:write` (keys made before they existed do not have them). Events `alert.created` (every new alert) and `alert.updated` (a state change through the API or the dashboard) are POSTed as `{ "type", "timestamp", "data" }`, `data` being the alert as `GET /alerts/{id}` returns it, signed per Standard Webhooks: headers `webhook-id` (the same on every attempt of an event: de-duplicate on it), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret). A 2xx within 10 s is delivered; anything else, redirects included (never followed), is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then marked failed. Delivery is at least once and in no guaranteed order. An endpoint whose every delivery failed for 5 days is disabled (`active: false`, `disabledAt`).',
     ].join('\n'),
   },
   components: {
@@ -31,6 +33,7 @@ export const openApiInfo = {
   tags: [
     { name: 'Watches', description: 'Tracked brands.' },
     { name: 'Alerts', description: 'Possible conflicts found by scans.' },
+    { name: 'Webhooks', description: 'Signed events pushed to the caller’s endpoints.' },
     { name: 'Account', description: 'The caller.' },
   ],
 };

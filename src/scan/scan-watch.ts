@@ -15,6 +15,7 @@ import { newId } from '../domain/ids.ts';
 import { type Cadence, cadenceIntervalMs, PLANS, type Tier } from '../domain/plans.ts';
 import { composeAlertEmail } from '../email/compose.ts';
 import { decideConflictPrepared, prepareWatch } from '../matching/decide.ts';
+import { enqueueAlertEvents } from '../webhooks/events.ts';
 import type { CandidateRecord, SourceAdapter } from './sources/source-adapter.ts';
 
 export type ScanDeps = {
@@ -134,6 +135,12 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
         error: null,
       });
       if (newAlerts.length > 0) await queueAlertEmail(deps, tx, watch, runId, newAlerts);
+      await enqueueAlertEvents(
+        tx,
+        'alert.created',
+        watch.owner_id,
+        newAlerts.map((a) => a.alertId),
+      );
       await completeScan(
         tx,
         watch,

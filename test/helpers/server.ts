@@ -52,6 +52,8 @@ export async function startTestServer(
     rateLimitPerMinute?: number;
     rateLimit?: RateLimitStore;
     captureLogs?: boolean;
+    /** WEBHOOK_ALLOW_PRIVATE_URLS of the app (test receivers listen on 127.0.0.1). */
+    webhookAllowPrivateUrls?: boolean;
   } = {},
 ): Promise<TestServer> {
   const logs: string[] = [];
@@ -76,6 +78,7 @@ export async function startTestServer(
     // Tests that are not about the limit must not trip over it.
     rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
     clock: options.clock,
+    webhookAllowPrivateUrls: options.webhookAllowPrivateUrls,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

@@ -41,6 +41,7 @@ const SERVICE_VARIABLES = [
   'PUBLIC_URL',
   'SCAN_LEASE_SECONDS',
   'SCAN_POLL_SECONDS',
+  'WEBHOOK_ALLOW_PRIVATE_URLS',
   'NODE_TEST_CONTEXT',
   'NODE_OPTIONS',
 ];
@@ -282,29 +283,18 @@ export function startServe(env: Env, timeoutMs = 90_000): Promise<ServeProcess> 
   });
 }
 
-/** A user of the given tier and an API key with every scope, made with the CLI. */
+/** A user of the given tier and an API key (watches and alerts scopes by default), made with the CLI. */
 export async function makeKey(
   env: Env,
   tier = 'team',
+  scopes = 'watches:read,watches:write,alerts:read',
 ): Promise<{ userId: string; key: string; id: string }> {
   const email = `user-${randomBytes(4).toString('hex')}@example.test`;
   const user = printedObject(
     await tmwatch(['users', 'create', '--email', email, '--tier', tier], env),
   );
   const key = printedObject(
-    await tmwatch(
-      [
-        'keys',
-        'create',
-        '--user',
-        user.id,
-        '--name',
-        'test',
-        '--scopes',
-        'watches:read,watches:write,alerts:read',
-      ],
-      env,
-    ),
+    await tmwatch(['keys', 'create', '--user', user.id, '--name', 'test', '--scopes', scopes], env),
   );
   return { userId: user.id, key: key.key, id: key.id };
 }

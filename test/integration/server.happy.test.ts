@@ -86,6 +86,8 @@ describe('first start of an empty embedded database', () => {
         'apikeys:read',
         'watches:read',
         'watches:write',
+        'webhooks:read',
+        'webhooks:write',
       ]);
       const watches = await getWithKey(server.url, '/api/v1/watches', key);
       assert.equal(watches.status, 200);

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       scanLeaseSeconds: 300,
       scanPollSeconds: 5,
       alertListCacheBytes: 64 * 1024 * 1024,
+      webhookAllowPrivateUrls: false,
     });
   });
 
@@ -47,6 +48,7 @@ describe('loadConfig', () => {
       SCAN_LEASE_SECONDS: '30',
       SCAN_POLL_SECONDS: '0.5',
       ALERT_LIST_CACHE_MB: '16',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     });
     assert.deepEqual(config, {
       port: 8080,
@@ -62,6 +64,7 @@ describe('loadConfig', () => {
       scanLeaseSeconds: 30,
       scanPollSeconds: 0.5,
       alertListCacheBytes: 16 * 1024 * 1024,
+      webhookAllowPrivateUrls: true,
     });
   });
 
@@ -98,6 +101,7 @@ describe('loadConfig', () => {
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '1.5' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: 'big' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '2000000' }],
+    ['WEBHOOK_ALLOW_PRIVATE_URLS', { WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }],
   ];
   for (const [name, env] of BAD) {
     it(`a bad ${name} (${JSON.stringify(Object.values(env)[0])}) stops with a message naming ${name}`, () => {

@@ -26,6 +26,8 @@ const SCOPE_HELP: Record<Scope, string> = {
     'Create, change, deactivate and restore watches (does not include reading them).',
   'alerts:read': 'List and read alerts, and mark them read, unread or dismissed.',
   'apikeys:read': 'Reserved for reading key metadata; not needed for GET /me.',
+  'webhooks:read': 'List and read webhook endpoints and their deliveries.',
+  'webhooks:write': 'Add, change, delete webhook endpoints and rotate their secrets.',
 };
 
 export const DEFAULT_KEY_FORM: KeyForm = {

@@ -11,7 +11,7 @@ export type Viewer = {
   unread: number;
 };
 
-export type NavItem = 'overview' | 'watches' | 'alerts' | 'api-keys' | 'pricing';
+export type NavItem = 'overview' | 'watches' | 'alerts' | 'api-keys' | 'webhooks' | 'pricing';
 
 export type PageOptions = {
   title: string;
@@ -51,6 +51,7 @@ function header(viewer: Viewer | null, current: NavItem | undefined): SafeHtml {
       ${navLink('/watches', 'Watches', 'watches', current)}
       ${navLink('/alerts', html`Alerts${unreadBadge(viewer.unread)}`, 'alerts', current)}
       ${navLink('/api-keys', 'API keys', 'api-keys', current)}
+      ${navLink('/webhooks', 'Webhooks', 'webhooks', current)}
       ${navLink('/pricing', 'Pricing', 'pricing', current)}
     </ul></nav>
     <div class="account">

@@ -1,0 +1,121 @@
+import type { Db } from '../data/db.ts';
+import * as repo from '../data/repositories/webhooks.ts';
+import { enqueueTestEvent } from '../webhooks/events.ts';
+import { refusedUrlReason } from '../webhooks/http-post.ts';
+import { generateWebhookSecret } from '../webhooks/signing.ts';
+import { notFound, validationError } from './errors.ts';
+import { isIdOf, newId } from './ids.ts';
+import { positionFromCursor } from './pagination.ts';
+import type { Principal } from './principal.ts';
+import type { CreateWebhookInput, UpdateWebhookInput } from './webhook-input.ts';
+
+export type WebhookServiceOptions = {
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: http:// and private addresses accepted (self-hosting, tests). */
+  allowPrivateUrls: boolean;
+};
+
+export type ListQuery = { limit: number; cursor?: string | undefined };
+
+/** The JSON of a webhook with its signing secret: only the create and rotate answers carry it. */
+function withSecret(json: string, secret: string): string {
+  return JSON.stringify({ ...(JSON.parse(json) as object), secret });
+}
+
+/**
+ * Webhook endpoints. Like watches, they belong to the caller's owner (the organization of a
+ * member, D2): another owner's endpoint is absent (404).
+ */
+export function createWebhookService(db: Db, options: WebhookServiceOptions) {
+  const webhookJson = repo.createWebhookJsonLookup(db);
+
+  /** A URL the sender would refuse is a 422 now rather than failed deliveries later. */
+  function checkUrl(url: string | undefined) {
+    if (url === undefined) return;
+    const parsed = new URL(url);
+    // localhost is refused early too (its addresses would be refused at every send anyway).
+    const reason =
+      refusedUrlReason(parsed, options.allowPrivateUrls) ??
+      (!options.allowPrivateUrls && /^localhost\.?$/i.test(parsed.hostname)
+        ? 'localhost is not a public host'
+        : null);
+    if (reason !== null) {
+      throw validationError({ formErrors: [], fieldErrors: { url: [`Not allowed: ${reason}.`] } });
+    }
+  }
+
+  async function get(principal: Principal, id: string): Promise<string> {
+    if (!isIdOf('whk', id)) throw notFound();
+    const json = await webhookJson({ ownerId: principal.ownerId, id });
+    if (json === null) throw notFound();
+    return json;
+  }
+
+  return {
+    get,
+
+    list(principal: Principal, query: ListQuery) {
+      return repo.listWebhooksJson(db, {
+        ownerId: principal.ownerId,
+        after: positionFromCursor(query.cursor),
+        limit: query.limit,
+      });
+    },
+
+    async create(principal: Principal, input: CreateWebhookInput): Promise<string> {
+      checkUrl(input.url);
+      const secret = generateWebhookSecret();
+      const json = await repo.insertWebhook(db, {
+        id: newId('whk'),
+        ownerId: principal.ownerId,
+        createdBy: principal.userId,
+        url: input.url,
+        events: input.events,
+        description: input.description || null,
+        secret,
+      });
+      return withSecret(json, secret);
+    },
+
+    async update(principal: Principal, id: string, input: UpdateWebhookInput): Promise<string> {
+      if (!isIdOf('whk', id)) throw notFound();
+      checkUrl(input.url);
+      const description = input.description === '' ? null : input.description;
+      const json = await repo.updateWebhook(db, principal.ownerId, id, { ...input, description });
+      if (json === null) throw notFound();
+      return json;
+    },
+
+    async remove(principal: Principal, id: string): Promise<string> {
+      if (!isIdOf('whk', id)) throw notFound();
+      const json = await repo.deleteWebhook(db, principal.ownerId, id);
+      if (json === null) throw notFound();
+      return json;
+    },
+
+    /** A new secret, effective at once: the old one signs nothing after this. */
+    async rotateSecret(principal: Principal, id: string): Promise<string> {
+      if (!isIdOf('whk', id)) throw notFound();
+      const secret = generateWebhookSecret();
+      const json = await repo.updateWebhook(db, principal.ownerId, id, { secret });
+      if (json === null) throw notFound();
+      return withSecret(json, secret);
+    },
+
+    async deliveries(principal: Principal, id: string, query: ListQuery) {
+      await get(principal, id);
+      return repo.listDeliveriesJson(db, {
+        webhookId: id,
+        after: positionFromCursor(query.cursor),
+        limit: query.limit,
+      });
+    },
+
+    /** Queues a `webhook.test` event for one endpoint (the dashboard's button). */
+    async sendTestEvent(principal: Principal, id: string): Promise<string> {
+      await get(principal, id);
+      return enqueueTestEvent(db, id);
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
