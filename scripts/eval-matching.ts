@@ -26,7 +26,6 @@ import {
   vocabularyOf,
 } from '../bench/lib/variants.ts';
 import { retrieves, watchTokens } from '../src/matching/candidates.ts';
-import { assessSeverity, SEVERITIES, type Severity } from '../src/matching/severity.ts';
 import {
   decideConflictPrepared,
   type PreparedWatch,
@@ -34,6 +33,7 @@ import {
   type RecordInput,
 } from '../src/matching/decide.ts';
 import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
+import { assessSeverity, SEVERITIES, type Severity } from '../src/matching/severity.ts';
 import { trigrams } from '../src/matching/similarity.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -113,7 +113,10 @@ interface KindStats {
   severity: SeverityCounts;
 }
 const stats = new Map<Kind, KindStats>(
-  KINDS.map((k) => [k, { total: 0, hit: 0, expectedReason: 0, misses: [], severity: noSeverities() }]),
+  KINDS.map((k) => [
+    k,
+    { total: 0, hit: 0, expectedReason: 0, misses: [], severity: noSeverities() },
+  ]),
 );
 const falseSeverity = noSeverities();
 let negativePairs = 0;
@@ -301,7 +304,10 @@ function decidedCasesReport(): string[] {
   };
   const cases = JSON.parse(readFileSync(DECIDED, 'utf8')) as Case[];
   const out: string[] = [];
-  const tally = { conflict: { n: 0, raised: 0, sev: noSeverities() }, no_conflict: { n: 0, raised: 0, sev: noSeverities() } };
+  const tally = {
+    conflict: { n: 0, raised: 0, sev: noSeverities() },
+    no_conflict: { n: 0, raised: 0, sev: noSeverities() },
+  };
   const missed: string[] = [];
   const raisedNo: string[] = [];
   for (const c of cases) {
@@ -314,7 +320,8 @@ function decidedCasesReport(): string[] {
       const sv = assessSeverity(p, d.reasons).severity;
       t.sev[sv]++;
       if (c.outcome === 'no_conflict') raisedNo.push(`${c.earlier.text} / ${c.later.text} (${sv})`);
-    } else if (c.outcome === 'conflict') missed.push(`${c.earlier.text} / ${c.later.text} [${c.shape}]`);
+    } else if (c.outcome === 'conflict')
+      missed.push(`${c.earlier.text} / ${c.later.text} [${c.shape}]`);
   }
   out.push(
     `Decided cases: ${cases.length} real decisions (test/fixtures/decided-cases, with citations); the earlier mark watched, the later one filed in the same class and territory.`,
@@ -328,9 +335,13 @@ function decidedCasesReport(): string[] {
     );
   }
   out.push('');
-  out.push(`Conflicts found by the tribunal but not raised: ${missed.length === 0 ? 'none' : missed.join('; ')}.`);
+  out.push(
+    `Conflicts found by the tribunal but not raised: ${missed.length === 0 ? 'none' : missed.join('; ')}.`,
+  );
   out.push('');
-  out.push(`No conflict found by the tribunal, raised all the same: ${raisedNo.length === 0 ? 'none' : raisedNo.join('; ')}.`);
+  out.push(
+    `No conflict found by the tribunal, raised all the same: ${raisedNo.length === 0 ? 'none' : raisedNo.join('; ')}.`,
+  );
   return out;
 }
 console.log(report);

@@ -43,7 +43,10 @@ function lettersOnly(p: PreparedWatch): boolean {
 function editTouchesShortWord(p: PreparedWatch, mark: string): boolean {
   const ends: number[] = [];
   let at = 0;
-  for (const w of p.brand.folded) ends.push((at += w.length));
+  for (const w of p.brand.folded) {
+    at += w.length;
+    ends.push(at);
+  }
   const wordAt = (i: number) => ends.findIndex((end) => i < end);
   return editSteps(p.brand.compact, mark).some((step) => {
     const i = Math.min(step.at, p.brand.compact.length - 1);
@@ -68,7 +71,10 @@ function level(p: PreparedWatch, r: Reason, distinctive: boolean): [number, stri
         lettersOnly(p) &&
         p.brand.compact.length >= HIGH_EDIT_MIN_LENGTH &&
         !editTouchesShortWord(p, r.texts[1])
-        ? [3, `the mark is one letter away from a distinctive brand of ${HIGH_EDIT_MIN_LENGTH} or more letters`]
+        ? [
+            3,
+            `the mark is one letter away from a distinctive brand of ${HIGH_EDIT_MIN_LENGTH} or more letters`,
+          ]
         : [2, `the spellings are ${r.distance} letter${r.distance > 1 ? 's' : ''} apart`];
     case 'phonetic':
       return distinctive && lettersOnly(p)
