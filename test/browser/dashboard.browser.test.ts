@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { assessAlert } from '../../src/domain/alert-assessment.ts';
+import { decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
 
 // Debian's chromium, driven by playwright-core (no bundled browser download). CI must have it:
@@ -241,5 +243,71 @@ describe('dashboard in a browser', { skip }, () => {
     await page.waitForLoadState();
     assert.equal(await badge.count(), 0, 'no badge once nothing is unread');
     await page.getByText('Dismissed', { exact: true }).first().waitFor();
+  });
+
+  it('shows severity, the rationale and the opposition window, with hostile register text as text', async () => {
+    const page = await newPage();
+    const user = await signIn(page, 'team');
+    const key = await server.make.makeKey({ userId: user.id });
+    const attributes = { niceClasses: [9], designations: ['US'] };
+    const created = await server.request('POST', '/api/v1/watches', {
+      headers: key.auth,
+      body: validWatch({ name: 'Starbuck', attributes }),
+    });
+    const watchId = created.body.data.id;
+    // A record whose mark and owner try every way into the page: a script, an image, a link.
+    const markText =
+      'STARBUCKS <img src=x onerror="window.__xss=1"> [x](javascript:window.__xss=2) ![](https://evil.example/i.png)';
+    const record = {
+      externalId: 'US500000087310367',
+      markText,
+      ownerName: '<script>window.__xss=3</script> Rival LLC',
+      ownerCountryCode: 'US',
+      jurisdiction: 'US',
+      designations: [],
+      filedAt: '2026-10-01T00:00:00.000Z',
+      status: 'published',
+      classes: [9],
+      // Published 10 days ago: the USPTO's 30 days close in 20.
+      publishedAt: new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10),
+    };
+    const prepared = prepareWatch({ name: 'Starbuck', ...attributes });
+    const decision = decideConflictPrepared(prepared, record);
+    assert.ok(decision.conflict);
+    const assessment = assessAlert(prepared, record, decision);
+    const alertId = await server.make.makeAlert(watchId, {
+      markText,
+      externalId: record.externalId,
+      severity: assessment.severity,
+      rationale: assessment.rationale,
+      publishedAt: `${record.publishedAt}T00:00:00.000Z`,
+      opposition: assessment.opposition,
+    });
+
+    await page.goto(`${server.baseUrl}/alerts`);
+    const item = page.locator(`[data-alert-id="${alertId}"]`);
+    await item.getByText('Medium severity').waitFor();
+    await item.getByText(/Opposition closes in 2\d days/).waitFor();
+    await screenshot(page, 'alerts-severity');
+
+    await page.goto(`${server.baseUrl}/alerts/${alertId}`);
+    const rationale = page.locator('section.rationale');
+    await rationale.getByText('Why it was raised').waitFor();
+    await rationale.getByText(/holds the brand in the plural/).waitFor();
+    await rationale.getByText(/Shared Nice class: 9/).waitFor();
+    // The hostile text is on the page as text, and nothing of it ran or became markup.
+    await rationale.getByText(markText, { exact: false }).first().waitFor();
+    assert.equal(await page.evaluate(() => (window as { __xss?: number }).__xss), undefined);
+    assert.equal(await rationale.locator('img, script').count(), 0);
+    const links = await rationale.locator('a').evaluateAll((as) =>
+      as.map((a) => (a as HTMLAnchorElement).href),
+    );
+    assert.deepEqual(
+      links.map((href) => new URL(href).host),
+      ['tsdr.uspto.gov'],
+      'the one link is the office page',
+    );
+    await page.getByText('US serial', { exact: false }).first().waitFor();
+    await screenshot(page, 'alert-rationale');
   });
 });
