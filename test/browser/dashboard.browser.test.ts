@@ -282,6 +282,11 @@ describe('dashboard in a browser', { skip }, () => {
       rationale: assessment.rationale,
       publishedAt: `${record.publishedAt}T00:00:00.000Z`,
       opposition: assessment.opposition,
+      jurisdiction: record.jurisdiction,
+      ownerName: record.ownerName,
+      ownerCountryCode: record.ownerCountryCode,
+      classes: record.classes,
+      status: record.status,
     });
 
     await page.goto(`${server.baseUrl}/alerts`);
@@ -299,9 +304,9 @@ describe('dashboard in a browser', { skip }, () => {
     await rationale.getByText(markText, { exact: false }).first().waitFor();
     assert.equal(await page.evaluate(() => (window as { __xss?: number }).__xss), undefined);
     assert.equal(await rationale.locator('img, script').count(), 0);
-    const links = await rationale.locator('a').evaluateAll((as) =>
-      as.map((a) => (a as HTMLAnchorElement).href),
-    );
+    const links = await rationale
+      .locator('a')
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
     assert.deepEqual(
       links.map((href) => new URL(href).host),
       ['tsdr.uspto.gov'],

@@ -54,6 +54,11 @@ export function factories(db: Db) {
         rationale?: string;
         publishedAt?: string | null;
         opposition?: unknown;
+        jurisdiction?: string;
+        ownerName?: string;
+        ownerCountryCode?: string;
+        classes?: number[];
+        status?: string;
       } = {},
     ) {
       const externalId = options.externalId ?? `EM5000000${unique()}`;
@@ -67,14 +72,14 @@ export function factories(db: Db) {
           externalId,
           entityType: 'trademark',
           displayName: options.markText ?? 'ACME',
-          ownerName: 'Acme Holdings Ltd',
-          ownerCountryCode: 'GB',
-          jurisdiction: 'EM',
+          ownerName: options.ownerName ?? 'Acme Holdings Ltd',
+          ownerCountryCode: options.ownerCountryCode ?? 'GB',
+          jurisdiction: options.jurisdiction ?? 'EM',
           filedAt: '2026-10-01T00:00:00.000Z',
           registeredAt: null,
           expiresAt: null,
-          status: 'filed',
-          classes: [9, 42],
+          status: options.status ?? 'filed',
+          classes: options.classes ?? [9, 42],
           rawPayload: { externalId, markText: options.markText ?? 'ACME' },
           publishedAt: options.publishedAt ?? null,
           opposition: options.opposition ?? null,
