@@ -40,7 +40,7 @@ CREATE TABLE marks (
   -- detail, logo fill), so no second btree has to be maintained on every insert.
   CONSTRAINT marks_source_external_key UNIQUE (external_id, source_code)
 );
--- Candidate search (sources/global-trademark-database.ts; docs/matching.md). Every index serves one
+-- Candidate search (src/scan/sources/register-mirror.ts and src/matching/candidates.ts; docs/matching.md). Every index serves one
 -- branch of the candidate query, and is as narrow as the rules it serves allow.
 -- Shared tokens (compact forms, words, word runs, affix stems, deletion neighbourhood).
 CREATE INDEX marks_tokens_idx ON marks USING gin (tokens);
@@ -52,7 +52,7 @@ CREATE INDEX marks_sound_idx ON marks USING gin (sound_codes);
 -- that a search reads only the lengths around the brand's instead of every record sharing a few
 -- trigrams (ten times fewer rows on a million records); records under 8 characters are in none.
 -- The buckets are listed again in TRIGRAM_BUCKETS of
--- src/scan/sources/global-trademark-database.ts: change both together.
+-- src/matching/candidates.ts: change both together.
 CREATE INDEX marks_trgm_8_idx ON marks USING gin (compact_text gin_trgm_ops)
   WHERE compact_len = 8;
 CREATE INDEX marks_trgm_9_idx ON marks USING gin (compact_text gin_trgm_ops)
