@@ -9,6 +9,7 @@ import { analyzeMark } from '../matching/normalize.ts';
 import { assessSeverity, type Severity } from '../matching/severity.ts';
 import { officeReference } from '../register/office-links.ts';
 import { type OppositionWindow, oppositionWindow } from './opposition.ts';
+import { oneLine } from './text.ts';
 
 /** The register record as the assessment reads it (a CandidateRecord, or a hit's snapshot). */
 export type AssessedRecord = {
@@ -45,8 +46,7 @@ const lit = (text: string): Piece => ({ literal: text });
  * spaces; the fence is one backtick longer than the longest run of backticks inside.
  */
 export function codeSpan(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+  const flat = oneLine(text);
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
@@ -64,12 +64,7 @@ function markdownOf(pieces: readonly Piece[]): string {
 function plainOf(pieces: readonly Piece[]): string {
   return pieces
     .map((p) =>
-      typeof p === 'string'
-        ? p
-        : 'literal' in p
-          ? // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-            p.literal.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim()
-          : `${p.text}: ${p.link}`,
+      typeof p === 'string' ? p : 'literal' in p ? oneLine(p.literal) : `${p.text}: ${p.link}`,
     )
     .join('');
 }

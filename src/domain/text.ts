@@ -92,3 +92,15 @@ export function findUnstorableText(
   }
   return null;
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+const LINE_BREAKING = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
+
+/**
+ * Text from the register on one line: control characters and line separators become one space,
+ * so that a mark text or an owner name can never start a line of its own in an e-mail or a
+ * rationale (`ACME\r\nBcc: x@example.com`).
+ */
+export function oneLine(value: string): string {
+  return value.replace(LINE_BREAKING, ' ').trim();
+}

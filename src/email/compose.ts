@@ -1,5 +1,6 @@
 import { officeName } from '../domain/alert-assessment.ts';
 import { type OppositionWindow, oppositionStatus } from '../domain/opposition.ts';
+import { oneLine } from '../domain/text.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { officeReference } from '../register/office-links.ts';
 
@@ -23,10 +24,6 @@ export type AlertLine = {
 };
 
 const SEVERITY_ORDER = { high: 0, medium: 1, low: 2 } as const;
-
-/** Text from the register, on one line: line breaks and control characters become spaces. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-const oneLine = (value: string) => value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 
 export type AlertEmail = { subject: string; text: string; html: string };
 
