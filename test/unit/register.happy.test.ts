@@ -403,6 +403,29 @@ describe('JSON Lines: the sample file', () => {
     });
   });
 
+  test('publishedAt, the publication for opposition, is read when given and refused when not a date', () => {
+    const base = {
+      externalId: 'EM500000018000001',
+      markText: 'ACME',
+      ownerName: 'Acme GmbH',
+      ownerCountryCode: 'DE',
+      jurisdiction: 'EM',
+      filedAt: '2026-01-05',
+      status: 'published',
+      classes: [9],
+    };
+    const given = parseRegisterRecord({ ...base, publishedAt: '2026-03-02' });
+    assert.ok(given.ok);
+    assert.equal(given.record.publishedAt, '2026-03-02T00:00:00.000Z');
+    const absent = parseRegisterRecord(base);
+    assert.ok(absent.ok);
+    assert.equal(absent.record.publishedAt, null);
+    assert.deepEqual(parseRegisterRecord({ ...base, publishedAt: '2026-02-30' }), {
+      ok: false,
+      error: 'publishedAt: must be an ISO 8601 date (YYYY-MM-DD) or date-time',
+    });
+  });
+
   test('the raw payload is the line as written, unknown keys included', async () => {
     const lines = readFixtureText(path).trim().split('\n');
     const all = records(await collect(readJsonLines(createReadStream(path), path)));
