@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './data/db.ts';
 import { demoAccountStep } from './first-start.ts';
+import { runRegisterSyncLoop } from './register/sync/schedule.ts';
 import { runScanLoops, sampleMarksStep, startInProcessScheduler } from './scan/roles.ts';
 
 /**
@@ -34,11 +35,26 @@ export type FirstStartContext = RoleContext & { baseUrl: string };
  */
 export type FirstStartStep = { name: string; run(context: FirstStartContext): Promise<string[]> };
 
-/** Scan workers of `tmwatch worker`: due scans and the alert e-mail they queue. */
-export const runWorker: WorkerRunner = runScanLoops;
+/**
+ * Scan workers of `tmwatch worker`: due scans and the alert e-mail they queue, and the daily
+ * register sync of REGISTER_FEEDS (its new records reach watches through the ordinary scans).
+ */
+export const runWorker: WorkerRunner = async (context) => {
+  await Promise.all([runScanLoops(context), runRegisterSyncLoop(context)]);
+};
 
 /** The in-process scheduler of `tmwatch serve` (SCHEDULER=on): the same loops in the API process. */
-export const startScheduler: SchedulerStarter = startInProcessScheduler;
+export const startScheduler: SchedulerStarter = async (context) => {
+  const scans = await startInProcessScheduler(context);
+  const controller = new AbortController();
+  const syncing = runRegisterSyncLoop({ ...context, signal: controller.signal });
+  return {
+    async stop() {
+      controller.abort();
+      await Promise.all([scans.stop(), syncing]);
+    },
+  };
+};
 
 /**
  * Run in this order on the first start. "First" means the embedded database has no user yet, so

@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
+import { PLANS } from '../../src/domain/plans.ts';
+import { createWatchService } from '../../src/domain/watches.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createScanner } from '../../src/scan/scanner.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { factories } from '../helpers/factories.ts';
 import { type FeedServer, startFeedServer } from '../helpers/feed-server.ts';
 import { SEED_ZIP, suveneerZip, sync, wrapperZip } from './register-sync.helpers.ts';
 
@@ -151,5 +156,54 @@ describe('register sync against a local copy of the USPTO daily feed', () => {
       [['apc260101.zip', 'loaded']],
     );
     assert.equal(server.requests('/feed/readme.html'), 0);
+  });
+
+  it('records a sync loads raise alerts through the ordinary incremental scan', async () => {
+    const user = await factories(db).makeUser({ tier: 'team' });
+    const principal = {
+      userId: user.id,
+      email: user.email,
+      organization: null,
+      plan: PLANS.team,
+      ownerId: user.id,
+      key: null,
+    };
+    const watch = JSON.parse(
+      await createWatchService(db).create(principal, {
+        watchType: 'trademark',
+        name: 'TuSimple',
+        attributes: { niceClasses: [9], designations: ['US'] },
+        scanCadence: 'daily',
+      }),
+    ) as { id: string };
+    const scanner = createScanner({
+      db,
+      logger: createLogger('silent'),
+      publicUrl: 'http://localhost:3000',
+      leaseSeconds: 60,
+    });
+    serveDays(['260101'], suveneer);
+    await sync(db, server);
+    await scanner.scan({});
+    server.files.set('apc260102.zip', { kind: 'file', body: seed });
+    await sync(db, server);
+    await db.query('UPDATE watches SET next_scan_at = now() WHERE id = $1', [watch.id]);
+    await scanner.scan({});
+    const runs = await db.query<{ mode: string }>(
+      'SELECT mode FROM scan_runs WHERE watch_id = $1 ORDER BY started_at',
+      [watch.id],
+    );
+    assert.deepEqual(
+      runs.map((r) => r.mode),
+      ['full', 'incremental'],
+    );
+    const alerts = await db.query<{ external_id: string }>(
+      `SELECT h.external_id FROM alerts a JOIN hits h ON h.id = a.hit_id WHERE a.watch_id = $1`,
+      [watch.id],
+    );
+    assert.ok(
+      alerts.some((a) => a.external_id === 'US500000087310367'),
+      'TUSIMPLE alerts',
+    );
   });
 });
