@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_CACHE_BYTES } from './domain/page-cache.ts';
-import { FEED_NAMES } from './register/sync/feeds.ts';
+import { FEED_NAMES, isHttpUrl } from './register/sync/feeds.ts';
 
 // The only module that reads process.env. Everything else receives a Config.
 const PORT_MESSAGE = 'must be an integer from 0 to 65535';
@@ -96,15 +96,6 @@ export type RegisterFeedConfig = { name: string; url: string | undefined };
 function splitOnce(text: string, separator: string): [string, string | undefined] {
   const at = text.indexOf(separator);
   return at === -1 ? [text, undefined] : [text.slice(0, at).trim(), text.slice(at + 1).trim()];
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 export type Config = {

@@ -1,7 +1,7 @@
 import { SaxesParser } from 'saxes';
 import { parseRegisterRecord, type RecordItem, toIsoInstant } from './record.ts';
 import { usptoStatus } from './uspto-status.ts';
-import { usptoSt13 } from './uspto-xml.ts';
+import { int, niceClass, usptoSt13 } from './uspto-xml.ts';
 
 /**
  * WIPO trademark XML: ST.96 (`TrademarkTransaction`/`Transaction` … `TrademarkBag/Trademark`, as
@@ -160,11 +160,6 @@ function applicantLeaf(applicant: Applicant, name: string, value: string) {
   }
 }
 
-const int = (value: string | undefined | null): number | null => {
-  const n = Number.parseInt(value ?? '', 10);
-  return Number.isNaN(n) ? null : n;
-};
-
 function applicantName(applicant: Applicant): string | null {
   const n = applicant.names;
   const name =
@@ -243,12 +238,6 @@ function externalId(office: string, applicationNumber: string): string {
     return `EM500000${applicationNumber.padStart(9, '0')}`;
   }
   return `${office}-${applicationNumber}`;
-}
-
-function niceClass(code: string): number | null {
-  if (!/^\d{1,3}$/.test(code.trim())) return null;
-  const n = Number(code);
-  return n >= 1 && n <= 45 ? n : null;
 }
 
 function mapMark(mark: Mark, standard: WipoStandard, file: string): RecordItem {

@@ -1,33 +1,22 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
 import { runDueSyncs, runRegisterSyncLoop } from '../../src/register/sync/schedule.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { type FeedServer, startFeedServer } from '../helpers/feed-server.ts';
-import { FAST_HTTP, quietLogger, SEED_ZIP } from './register-sync.helpers.ts';
+import type { FeedServer } from '../helpers/feed-server.ts';
+import { FAST_HTTP, quietLogger, SEED_ZIP, syncTestContext } from './register-sync.helpers.ts';
 
 describe('scheduled register sync: once a day, one process per feed', () => {
-  let database: TestDatabase;
+  const context = syncTestContext();
   let db: Db;
   let server: FeedServer;
-
   before(async () => {
-    database = await createTestDatabase();
-    db = database.db;
-    server = await startFeedServer();
+    db = context.db;
+    server = context.server;
   });
-  after(async () => {
-    await server.close();
-    await database.drop();
-  });
-  beforeEach(async () => {
-    await db.query('DELETE FROM marks');
-    await db.query('DELETE FROM register_files');
-    await db.query('DELETE FROM register_feeds');
-    server.reset();
+  beforeEach(() => {
     server.files.set('apc260101.zip', { kind: 'file', body: readFileSync(SEED_ZIP) });
   });
 

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { claimFeedLease, listRegisterFiles } from '../../src/data/repositories/register-files.ts';
 import { ApiError } from '../../src/domain/errors.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { type FeedServer, startFeedServer, zipOf } from '../helpers/feed-server.ts';
+import { type FeedServer, zipOf } from '../helpers/feed-server.ts';
 import {
   FAST_HTTP,
   mirrorSnapshot,
@@ -13,31 +12,20 @@ import {
   SUVENEER_XML,
   suveneerZip,
   sync,
+  syncTestContext,
 } from './register-sync.helpers.ts';
 
 describe('register sync: broken files, outages and recovery', () => {
-  let database: TestDatabase;
+  const context = syncTestContext();
   let db: Db;
   let server: FeedServer;
   let seed: Buffer;
   let suveneer: Buffer;
-
   before(async () => {
-    database = await createTestDatabase();
-    db = database.db;
-    server = await startFeedServer();
+    db = context.db;
+    server = context.server;
     seed = readFileSync(SEED_ZIP);
     suveneer = await suveneerZip();
-  });
-  after(async () => {
-    await server.close();
-    await database.drop();
-  });
-  beforeEach(async () => {
-    await db.query('DELETE FROM marks');
-    await db.query('DELETE FROM register_files');
-    await db.query('DELETE FROM register_feeds');
-    server.reset();
   });
 
   const statusOf = (report: Awaited<ReturnType<typeof sync>>) =>

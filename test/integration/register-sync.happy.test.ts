@@ -1,42 +1,35 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
 import { PLANS } from '../../src/domain/plans.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createScanner } from '../../src/scan/scanner.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
-import { type FeedServer, startFeedServer } from '../helpers/feed-server.ts';
-import { SEED_ZIP, suveneerZip, sync, wrapperZip } from './register-sync.helpers.ts';
+import type { FeedServer } from '../helpers/feed-server.ts';
+import {
+  SEED_ZIP,
+  suveneerZip,
+  sync,
+  syncTestContext,
+  wrapperZip,
+} from './register-sync.helpers.ts';
 
 describe('register sync against a local copy of the USPTO daily feed', () => {
-  let database: TestDatabase;
+  const context = syncTestContext();
   let db: Db;
   let server: FeedServer;
   let seed: Buffer;
   let suveneer: Buffer;
   let wrapper: Buffer;
-
   before(async () => {
-    database = await createTestDatabase();
-    db = database.db;
-    server = await startFeedServer();
+    db = context.db;
+    server = context.server;
     seed = readFileSync(SEED_ZIP);
     suveneer = await suveneerZip();
     wrapper = await wrapperZip();
-  });
-  after(async () => {
-    await server.close();
-    await database.drop();
-  });
-  beforeEach(async () => {
-    await db.query('DELETE FROM marks');
-    await db.query('DELETE FROM register_files');
-    await db.query('DELETE FROM register_feeds');
-    server.reset();
   });
 
   const serveDays = (days: string[], body: Buffer) => {

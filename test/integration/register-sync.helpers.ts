@@ -1,8 +1,10 @@
+import { after, before, beforeEach } from 'node:test';
 import pino from 'pino';
 import type { Db } from '../../src/data/db.ts';
 import { usptoDaily } from '../../src/register/sync/feeds.ts';
 import { type SyncOptions, syncFeed } from '../../src/register/sync/sync.ts';
-import { type FeedServer, zipOf } from '../helpers/feed-server.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type FeedServer, startFeedServer, zipOf } from '../helpers/feed-server.ts';
 
 /** Real USPTO files of the daily format (test/fixtures/uspto/PROVENANCE.md). */
 export const SEED_ZIP = 'test/fixtures/uspto/seed-11-case-files.zip';
@@ -37,4 +39,30 @@ export async function mirrorSnapshot(db: Db) {
             filed_at, registered_at, status, classes, raw_payload, tokens, sound_codes
        FROM marks ORDER BY external_id`,
   );
+}
+
+export type SyncTestContext = { database: TestDatabase; db: Db; server: FeedServer };
+
+/**
+ * The hooks of a sync test file: a fresh database and a local feed for the file, and before
+ * each test an empty mirror, no file records or feed leases, and a feed serving nothing.
+ */
+export function syncTestContext(): SyncTestContext {
+  const context = {} as SyncTestContext;
+  before(async () => {
+    context.database = await createTestDatabase();
+    context.db = context.database.db;
+    context.server = await startFeedServer();
+  });
+  after(async () => {
+    await context.server.close();
+    await context.database.drop();
+  });
+  beforeEach(async () => {
+    await context.db.query('DELETE FROM marks');
+    await context.db.query('DELETE FROM register_files');
+    await context.db.query('DELETE FROM register_feeds');
+    context.server.reset();
+  });
+  return context;
 }

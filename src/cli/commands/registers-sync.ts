@@ -1,5 +1,5 @@
 import { MultiBar, type SingleBar } from 'cli-progress';
-import { FEED_NAMES, findFeed } from '../../register/sync/feeds.ts';
+import { FEED_NAMES, findFeed, isHttpUrl } from '../../register/sync/feeds.ts';
 import { type SyncReport, syncFeed } from '../../register/sync/sync.ts';
 import { defineCommand, UsageError } from '../command.ts';
 
@@ -9,15 +9,6 @@ function isRealDay(value: string): boolean {
   if (!DAY.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 export const command = defineCommand({

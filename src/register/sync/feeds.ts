@@ -39,3 +39,13 @@ export const FEED_NAMES: readonly string[] = FEEDS.map((feed) => feed.name);
 export function findFeed(name: string): Feed | undefined {
   return FEEDS.find((feed) => feed.name === name);
 }
+
+/** A feed location must be http(s): the downloads speak nothing else. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
