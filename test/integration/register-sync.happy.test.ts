@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
-import { PLANS } from '../../src/domain/plans.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createScanner } from '../../src/scan/scanner.ts';
 import { factories } from '../helpers/factories.ts';
 import type { FeedServer } from '../helpers/feed-server.ts';
+import { principalFor } from '../helpers/seed.ts';
 import {
   SEED_ZIP,
   suveneerZip,
@@ -153,14 +153,7 @@ describe('register sync against a local copy of the USPTO daily feed', () => {
 
   it('records a sync loads raise alerts through the ordinary incremental scan', async () => {
     const user = await factories(db).makeUser({ tier: 'team' });
-    const principal = {
-      userId: user.id,
-      email: user.email,
-      organization: null,
-      plan: PLANS.team,
-      ownerId: user.id,
-      key: null,
-    };
+    const principal = principalFor(user, 'team');
     const watch = JSON.parse(
       await createWatchService(db).create(principal, {
         watchType: 'trademark',
