@@ -46,10 +46,8 @@ import {
 } from '../src/matching/decide.ts';
 import { importRecordFiles } from '../src/register/import.ts';
 import { createScanner } from '../src/scan/scanner.ts';
-import {
-  bandThreshold,
-  CANDIDATE_SETTINGS,
-} from '../src/scan/sources/global-trademark-database.ts';
+import { bandThreshold } from '../src/matching/candidates.ts';
+import { CANDIDATE_SETTINGS } from '../src/scan/sources/register-mirror.ts';
 import {
   type BaselineWatch,
   naiveScorer,

@@ -31,15 +31,9 @@ import {
   prepareWatch,
   type RecordInput,
 } from '../src/matching/decide.ts';
-import {
-  analyzeMark,
-  type MatchKeys,
-  matchKeys,
-  ONE_EDIT_MAX_LENGTH,
-  ONE_EDIT_MIN_LENGTH,
-} from '../src/matching/normalize.ts';
-import { trigramSimilarity, trigrams } from '../src/matching/similarity.ts';
-import { bandLengths, bandThreshold } from '../src/scan/sources/global-trademark-database.ts';
+import { retrieves, watchTokens } from '../src/matching/candidates.ts';
+import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
+import { trigrams } from '../src/matching/similarity.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = join(root, 'test/fixtures/euipo/mark-texts.txt');
@@ -125,32 +119,15 @@ let retrievalMisses = 0;
 const retrievalMissExamples: string[] = [];
 let candidatesRetrieved = 0;
 
-/**
- * The candidate query of src/scan/sources/global-trademark-database.ts, branch by branch: tokens
- * overlap, compact text of 4-8 characters among the one-edit variants, whole-mark sound codes overlap, or (brands of 8+ characters) the two-edit band: record
- * length within the band and pg_trgm similarity at the band's threshold.
- */
+/** The candidate query's rule (src/matching/candidates.ts), with the watch's tokens built once. */
 const searchTokens = new WeakMap<PreparedWatch, Set<string>>();
 function retrieved(p: PreparedWatch, k: MatchKeys, recordTrigrams: Set<string> | null): boolean {
-  const s = p.search;
   let tokenSet = searchTokens.get(p);
   if (tokenSet === undefined) {
-    tokenSet = new Set(s.tokens);
+    tokenSet = new Set(watchTokens(p));
     searchTokens.set(p, tokenSet);
   }
-  if (k.tokens.some((t) => tokenSet.has(t))) return true;
-  const len = k.compact.length;
-  if (len >= ONE_EDIT_MIN_LENGTH && len <= ONE_EDIT_MAX_LENGTH && s.oneEdit.includes(k.compact)) {
-    return true;
-  }
-  if (k.soundCodes.some((c) => s.phonetic.includes(c))) return true;
-  if (s.useTrigram) {
-    const { low, high } = bandLengths(s.compact.length);
-    if (k.compact.length < low || k.compact.length > high) return false;
-    const sim = trigramSimilarity(p.trigramSet, recordTrigrams ?? trigrams(k.compact));
-    if (sim >= bandThreshold(p)) return true;
-  }
-  return false;
+  return retrieves(p, tokenSet, k, recordTrigrams ?? undefined);
 }
 
 const record = (markText: string): RecordInput => ({

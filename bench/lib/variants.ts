@@ -13,7 +13,10 @@ export type VariantKind =
   | 'phonetic respelling'
   | 'brand inside longer mark'
   | 'mark inside brand'
-  | 'plural/affix';
+  | 'plural/affix'
+  | 'fused with another word'
+  | 'near form inside longer mark'
+  | 'words reordered or apart';
 
 export const VARIANT_KINDS: readonly VariantKind[] = [
   'case/spacing/punctuation',
@@ -24,6 +27,9 @@ export const VARIANT_KINDS: readonly VariantKind[] = [
   'brand inside longer mark',
   'mark inside brand',
   'plural/affix',
+  'fused with another word',
+  'near form inside longer mark',
+  'words reordered or apart',
 ];
 
 /** The reason the decision is expected to give for a variant of each kind. */
@@ -36,6 +42,9 @@ export const EXPECTED_REASON: Readonly<Record<VariantKind, Reason['kind']>> = {
   'brand inside longer mark': 'contains_brand',
   'mark inside brand': 'contained_in_brand',
   'plural/affix': 'affix',
+  'fused with another word': 'fused',
+  'near form inside longer mark': 'near_inside',
+  'words reordered or apart': 'reordered',
 };
 
 /** What the generators draw from: a seeded source (see random.ts). */
@@ -215,6 +224,43 @@ export function variantGenerators(
     return `${b}${sep()}${pick(SUFFIXES)}`;
   }
 
+  /** BRANDNET, NETBRAND, sometimes followed by another word (ZEROFLUSHNET PRO). */
+  function variantFused(brand: string): string | null {
+    const b = analyzeMark(brand).plainCompact;
+    const other = pick(vocabulary);
+    const word = int(2) === 0 ? `${b}${other}` : `${other}${b}`;
+    return int(2) === 0 ? word : `${word} ${pick(vocabulary)}`;
+  }
+
+  /** A near form of the brand (one edit, plural, respelling) with another word before or after. */
+  function variantNearInside(brand: string): string | null {
+    const form = int(3);
+    const b = brand.toUpperCase();
+    const plural =
+      b.endsWith('Y') && !isVowel(b[b.length - 2])
+        ? `${b.slice(0, -1)}IES`
+        : /(S|X|CH)$/.test(b)
+          ? `${b}ES`
+          : `${b}S`;
+    const near = form === 0 ? variantEdits(brand, 1) : form === 1 ? plural : variantPhonetic(brand);
+    if (near === null) return null;
+    return int(2) === 0 ? `${near} ${pick(vocabulary)}` : `${pick(vocabulary)} ${near}`;
+  }
+
+  /** The brand's words in another order, or with another word between two of them. */
+  function variantReordered(brand: string): string | null {
+    const words = brand.toUpperCase().split(/\s+/);
+    if (words.length < 2) return null;
+    if (int(2) === 0) {
+      const at = 1 + int(words.length - 1);
+      return [...words.slice(0, at), pick(vocabulary), ...words.slice(at)].join(' ');
+    }
+    const at = int(words.length - 1);
+    const swapped = [...words];
+    [swapped[at], swapped[at + 1]] = [swapped[at + 1] as string, swapped[at] as string];
+    return swapped.join(' ');
+  }
+
   return {
     generators: {
       'case/spacing/punctuation': variantNormalized,
@@ -225,6 +271,9 @@ export function variantGenerators(
       'brand inside longer mark': variantContains,
       'mark inside brand': variantContained,
       'plural/affix': variantAffix,
+      'fused with another word': variantFused,
+      'near form inside longer mark': variantNearInside,
+      'words reordered or apart': variantReordered,
     },
     applies: variantApplies,
   };
@@ -247,6 +296,17 @@ export function variantApplies(kind: VariantKind, brand: string, variant: string
       return min >= 8 && v.lookalike !== a.lookalike;
     case 'phonetic respelling':
       return Math.min(a.letters.length, v.letters.length) >= 4 && v.lookalike !== a.lookalike;
+    case 'fused with another word':
+      // The rule's domain: a brand of 5+ characters that is not only common words, fused with a
+      // word that is not a mere ending.
+      return a.compact.length >= 5 && v.lookalike !== a.lookalike;
+    case 'near form inside longer mark': {
+      // From 5 characters, a brand of one or two words, and a form one edit away or sounding alike.
+      if (a.compact.length < 5 || a.words.length > 2 || v.words.length < 2) return false;
+      return v.lookalike !== a.lookalike && !v.folded.some((w) => w === a.compact);
+    }
+    case 'words reordered or apart':
+      return a.words.length >= 2 && v.lookalike !== a.lookalike;
     default:
       return v.lookalike !== a.lookalike;
   }

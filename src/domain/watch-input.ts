@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WATCH_DESIGNATION_CODES } from '../matching/countries.ts';
 import { CADENCES } from './plans.ts';
+import { MIRROR_SOURCE } from './sources.ts';
 import { nameText } from './text.ts';
 
 // Request schemas of watches, shared by the API and the dashboard so both say the same thing.
@@ -9,7 +10,7 @@ export const WATCH_TYPES = ['trademark'] as const;
 export type WatchType = (typeof WATCH_TYPES)[number];
 
 export const SOURCES_BY_TYPE: Record<WatchType, string[]> = {
-  trademark: ['global_trademark_database'],
+  trademark: [MIRROR_SOURCE],
 };
 
 const noDuplicates = (values: readonly unknown[]) => new Set(values).size === values.length;

@@ -13,10 +13,17 @@ import {
   FOLDED_PREFIXES,
   FOLDED_SUFFIXES,
   type MarkAnalysis,
+  LONG_ANCHOR,
+  letterRuns,
+  MAX_SOUNDED_WORDS,
+  ONE_EDIT_MAX_LENGTH,
   ONE_EDIT_MIN_LENGTH,
   oneEditSearchKeys,
   oneEditVariants,
   PHONETIC_MIN_LENGTH,
+  PREFIX_ANCHOR,
+  SHORT_ANCHOR,
+  SUFFIX_ANCHOR,
   wholeMarkPhoneticCodes,
 } from './normalize.ts';
 import { damerauLevenshtein, phoneticSkeleton, trigramSimilarity, trigrams } from './similarity.ts';
@@ -37,6 +44,14 @@ export function trigramThreshold(brandLength: number): number {
 export const CONTAINED_MIN_LENGTH = 4;
 /** Shortest brand core for `contains_brand` when the core is a single word. */
 export const CONTAINS_MIN_LENGTH = 3;
+/** Shortest brand (compact) whose fused forms are reported, and the shortest word fused to it. */
+export const FUSED_MIN_BRAND = 5;
+export const FUSED_MIN_REST = 2;
+/** Brand lengths (compact) for which a near form inside a longer mark is reported. */
+export const NEAR_MIN_LENGTH = ONE_EDIT_MIN_LENGTH;
+export const NEAR_MAX_LENGTH = ONE_EDIT_MAX_LENGTH;
+/** Below this brand length (compact), a near form inside a longer mark is only brand + a letter. */
+export const NEAR_EDIT_MIN_LENGTH = 5;
 
 export type TextReasonKind =
   | 'exact'
@@ -46,7 +61,10 @@ export type TextReasonKind =
   | 'phonetic'
   | 'contains_brand'
   | 'contained_in_brand'
-  | 'affix';
+  | 'affix'
+  | 'fused'
+  | 'near_inside'
+  | 'reordered';
 export type ReasonKind = TextReasonKind | 'class_overlap' | 'territory';
 
 /** One machine-readable finding, with a sentence (`detail`) a reader can quote. */
@@ -54,10 +72,59 @@ export type Reason =
   | { kind: 'exact'; detail: string }
   | { kind: 'normalized'; detail: string; normalized: string }
   | { kind: 'confusable'; detail: string; folded: string }
-  | { kind: 'edit_distance'; detail: string; distance: number; maxDistance: number }
-  | { kind: 'phonetic'; detail: string; code: string }
-  | { kind: 'contains_brand'; detail: string; words: string[] }
+  | {
+      kind: 'edit_distance';
+      detail: string;
+      distance: number;
+      maxDistance: number;
+      /** The compact texts compared, brand first. */
+      texts: [string, string];
+    }
+  | {
+      kind: 'phonetic';
+      detail: string;
+      code: string;
+      /** The spelling skeletons of the brand and of the mark. */
+      skeletons: [string, string];
+    }
+  | {
+      kind: 'contains_brand';
+      detail: string;
+      words: string[];
+      /** Index of the first word of the brand in the mark, and the mark's word count. */
+      at: number;
+      of: number;
+    }
   | { kind: 'contained_in_brand'; detail: string; words: string[] }
+  | {
+      kind: 'fused';
+      detail: string;
+      /** The mark's word holding the brand, and what is fused to it. */
+      word: string;
+      rest: string;
+      /** `start`: the brand begins the word (ZEROFLUSHNET); `end`: it ends it (NETZEROFLUSH). */
+      side: 'start' | 'end';
+      at: number;
+      of: number;
+    }
+  | {
+      kind: 'near_inside';
+      detail: string;
+      /** The mark's words that form the near form, and its compact text. */
+      words: string[];
+      form: string;
+      /** One character edit, a plural (-S, -ES, -Y/-IES), or the same sound. */
+      how: 'edit' | 'plural' | 'sound';
+      at: number;
+      of: number;
+    }
+  | {
+      kind: 'reordered';
+      detail: string;
+      /** The mark's words, and whether the brand's words are in order with others between. */
+      words: string[];
+      inOrder: boolean;
+    }
   | {
       kind: 'affix';
       detail: string;
@@ -96,10 +163,12 @@ export interface SearchKeys {
   /** `tokens && $tokens`. */
   tokens: string[];
   /**
-   * `compact_len BETWEEN 4 AND 8 AND compact_text = ANY($oneEdit)`: the compact texts one edit away
-   * from a brand of 4 to 8 characters (oneEditVariants); empty otherwise.
+   * `tokens && $nearWords`: the texts one edit away from a brand of 4 to 24 characters
+   * (oneEditVariants) that none of the anchors in `tokens` retrieves; empty otherwise. A record's
+   * runs (words, two adjacent words, its compact text) are tokens, so this finds a near form of
+   * the brand as the whole mark (`edit_distance`) or inside it (`near_inside`).
    */
-  oneEdit: string[];
+  nearWords: string[];
   /** `sound_codes && $phonetic`: the brand's whole-mark codes (empty below 4 letters). */
   phonetic: string[];
   /** Whether the query needs `compact_text % $compact` (brands of 8+ characters). */
@@ -126,6 +195,17 @@ export interface PreparedWatch {
   shortDistinctive: readonly DistinctivePart[];
   /** Readings of the brand as prefix + stem + suffix (for affix, brand side). */
   splits: readonly AffixSplit[];
+  /**
+   * The brand without one of its words (F JEANS → JEANS): one edit away when that word is a
+   * letter, but not a near form of the brand.
+   */
+  wordDrops: ReadonlySet<string>;
+  /** Whether the fused rule applies: a brand of 5+ characters that is not only common words. */
+  fusedEligible: boolean;
+  /** The anchor keys sent (see addAnchorKeys): the brand's first and last 5 or 8 characters. */
+  anchors: ReadonlySet<string>;
+  /** The anchors' length (5 for a brand of 5-7 characters, else 8), 0 when none are sent. */
+  anchorSize: number;
   skeleton: string;
   codes: readonly string[];
   trigramSet: Set<string>;
@@ -164,6 +244,24 @@ export function prepareWatch(watch: WatchInput): PreparedWatch {
   const shortDistinctive = shortDistinctiveParts(brand.folded);
   const codes =
     brand.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(brand.letters) : [];
+  const fusedEligible =
+    brand.compact.length >= FUSED_MIN_BRAND && !allCommon(brand.folded) && /[A-Z]/.test(brand.compact);
+  const anchorSize = !fusedEligible
+    ? 0
+    : brand.compact.length >= LONG_ANCHOR
+      ? LONG_ANCHOR
+      : SHORT_ANCHOR;
+  const anchors = new Set<string>();
+  if (anchorSize > 0) {
+    anchors.add(PREFIX_ANCHOR + brand.compact.slice(0, anchorSize));
+    anchors.add(SUFFIX_ANCHOR + brand.compact.slice(brand.compact.length - anchorSize));
+  }
+  const wordDrops = new Set<string>();
+  if (brand.folded.length >= 2) {
+    for (let i = 0; i < brand.folded.length; i++) {
+      wordDrops.add(brand.folded.filter((_w, k) => k !== i).join(''));
+    }
+  }
   const prepared: PreparedWatch = {
     name: watch.name,
     brand,
@@ -174,13 +272,17 @@ export function prepareWatch(watch: WatchInput): PreparedWatch {
     runs,
     shortDistinctive,
     splits,
+    wordDrops,
+    fusedEligible,
+    anchors,
+    anchorSize,
     skeleton: phoneticSkeleton(brand.letters),
     codes,
     trigramSet: trigrams(brand.compact),
     search: {
       compact: '',
       tokens: [],
-      oneEdit: [],
+      nearWords: [],
       phonetic: [],
       useTrigram: false,
       trigramThreshold: 0,
@@ -210,18 +312,52 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
   }
   // contained_in_brand: the record's compact text is a run of brand words.
   for (const key of p.runs.keys()) t.add(key);
-  // edit_distance, one-edit band: the neighbourhood of records that are not Latin capitals only;
-  // the others are found by their compact text among oneEdit (see oneEditRecordKeys).
+  // fused, and near forms that keep the brand's first or last characters: the anchors.
+  for (const a of p.anchors) t.add(a);
+  // edit_distance (one edit) and near_inside: the neighbourhood of runs that are not Latin
+  // capitals only; the others are found as tokens among nearWords (see oneEditRecordKeys).
   for (const k of oneEditSearchKeys(b)) t.add(k);
   const useTrigram = b.length >= TWO_EDITS_MIN_LENGTH;
   return {
     compact: b,
     tokens: [...t],
-    oneEdit: oneEditVariants(b),
+    nearWords: nearSearchWords(p),
     phonetic: [...p.codes],
     useTrigram,
     trigramThreshold: useTrigram ? trigramThreshold(b.length) : 0,
   };
+}
+
+/**
+ * The texts one edit away from the brand that the record's tokens must be compared with: every
+ * one-edit variant, less those that the anchors sent already retrieve (a run longer than the anchor
+ * stores its first and last characters, so a variant that keeps the brand's stores an anchor the
+ * watch sends). A brand of 10 characters sends ~330 instead of ~550.
+ */
+function nearSearchWords(p: PreparedWatch): string[] {
+  const b = p.brand.compact;
+  if (b.length < NEAR_MIN_LENGTH || b.length > NEAR_MAX_LENGTH) return [];
+  const size = p.anchorSize;
+  return [...oneEditVariants(b), ...pluralsOf(b)].filter(
+    (v) =>
+      size === 0 ||
+      v.length <= size ||
+      !(
+        p.anchors.has(PREFIX_ANCHOR + v.slice(0, size)) ||
+        p.anchors.has(SUFFIX_ANCHOR + v.slice(v.length - size))
+      ),
+  );
+}
+
+/** The plurals of a compact text that are more than one edit away: -ES, and -Y to -IES. */
+function pluralsOf(compact: string): string[] {
+  const out = [`${compact}ES`];
+  if (compact.endsWith('Y')) out.push(`${compact.slice(0, -1)}IES`);
+  return out;
+}
+
+function isPluralOf(form: string, brand: string): boolean {
+  return form === `${brand}S` || pluralsOf(brand).includes(form);
 }
 
 export interface DistinctivePart {
@@ -285,7 +421,10 @@ const SCORES: Readonly<Record<TextReasonKind, number>> = {
   edit_distance: 0.85,
   phonetic: 0.8,
   contains_brand: 0.7,
+  reordered: 0.65,
   contained_in_brand: 0.6,
+  near_inside: 0.55,
+  fused: 0.5,
 };
 
 function quote(words: readonly string[]): string {
@@ -326,6 +465,12 @@ export function compareText(p: PreparedWatch, m: MarkAnalysis): Reason[] {
   if (contains) out.push(contains);
   const contained = containedReason(p, m);
   if (contained) out.push(contained);
+  const reordered = reorderedReason(p, m);
+  if (reordered) out.push(reordered);
+  const near = nearInsideReason(p, m);
+  if (near) out.push(near);
+  const fused = fusedReason(p, m);
+  if (fused) out.push(fused);
   return out;
 }
 
@@ -403,22 +548,31 @@ function editReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
   ) {
     return null;
   }
-  // Common-word guard: "INTERNATIONAL X" / "INTERNATIONAL Y" share only a common word. When the
-  // distinctive part is too short to take an edit itself, it must be in the mark with its own
-  // letters (unchanged or two neighbours swapped), as a word of the mark when it is a brand word.
-  for (const part of p.shortDistinctive) {
-    const forms = withSwaps(part.text);
-    const found = part.wholeWord
-      ? forms.some((f) => m.folded.includes(f))
-      : forms.some((f) => c.includes(f));
-    if (!found) return null;
-  }
+  if (!keepsShortDistinctive(p, c, m.folded)) return null;
   return {
     kind: 'edit_distance',
     detail: `${d} character edit${d > 1 ? 's' : ''} apart (${p.brand.plainCompact} / ${m.plainCompact}); up to ${max} allowed at ${len} characters.`,
     distance: d,
     maxDistance: max,
+    texts: [b, c],
   };
+}
+
+/**
+ * Common-word guard of the edit rules: "INTERNATIONAL X" / "INTERNATIONAL Y" share only a common
+ * word. When the brand's distinctive part is too short to take an edit itself, it must be in the
+ * compared text (`compact`, made of `words`) with its own letters (unchanged or two neighbours
+ * swapped), as one of the words when it is a word of the brand.
+ */
+function keepsShortDistinctive(p: PreparedWatch, compact: string, words: readonly string[]): boolean {
+  for (const part of p.shortDistinctive) {
+    const forms = withSwaps(part.text);
+    const found = part.wholeWord
+      ? forms.some((f) => words.includes(f))
+      : forms.some((f) => compact.includes(f));
+    if (!found) return false;
+  }
+  return true;
 }
 
 /** Edits tolerated at this compact length: none below 4, one from 4, two from 8. */
@@ -453,6 +607,7 @@ function phoneticReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
     kind: 'phonetic',
     detail: `Sounds the same: Double Metaphone ${code}, spelling skeletons ${p.skeleton} / ${sk}.`,
     code,
+    skeletons: [p.skeleton, sk],
   };
 }
 
@@ -491,6 +646,152 @@ function containsAt(p: PreparedWatch, m: MarkAnalysis, from: number, to: number)
     kind: 'contains_brand',
     detail: `The mark contains the brand ${quote(p.core)} as whole word(s): ${quote(found)}.`,
     words: found,
+    at: from,
+    of: m.words.length,
+  };
+}
+
+/**
+ * Endings that make a longer word of a brand rather than fuse another word to it (HYDRA /
+ * HYDRATION, PRIMA / PRIMARY, NOVA / NOVATION): a rest of the word that is one of these is not
+ * reported as a fused form. Plurals and the affix list are the affix rule's.
+ */
+const WORD_ENDINGS: ReadonlySet<string> = new Set(
+  `S ES ED D ING INGS ER ERS ION IONS TION TIONS ATION ATIONS SION ANT ANTS ENT ENTS ANCE ENCE ARY
+   ARIES ORY ITY ITIES AL ALS IC ICS ICAL ISM IST ISTS IVE IVES OUS NESS MENT MENTS ABLE IBLE LY Y
+   IA IAN IANS IO IOS O OS A AS E EN ENS I IS IN INE INES INO INA ITA ITO ETTE ETTA ELLA ELLO ISH
+   ISTA ISTE ISMO ISME ITE ITES ATE ATES ATED ATOR ATORS OR ORS URE URES AGE AGES EUR EUSE EURS IER
+   IERE EN UNG UNGEN HEIT KEIT LICH ISCH ERIA ERIE ERIES EE EES EY EYS IE IES`.split(/\s+/),
+);
+
+/**
+ * `fused`: the brand written together with another word into one word of the mark, before or
+ * after it (ZEROFLUSHNET, NETZEROFLUSH for ZEROFLUSH). For brands of 5+ characters that are not
+ * only common words (prepareWatch: fusedEligible); the other word has 2+ characters and, after the
+ * brand, is not a mere ending (WORD_ENDINGS). Retrieved by the anchors: the word starts (or ends)
+ * with the brand's first (last) 5 or 8 characters.
+ */
+function fusedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  if (!p.fusedEligible) return null;
+  const b = p.brand.compact;
+  for (let i = 0; i < m.folded.length; i++) {
+    const w = m.folded[i] as string;
+    if (w.length < b.length + FUSED_MIN_REST) continue;
+    let side: 'start' | 'end' | null = null;
+    let rest = '';
+    if (w.startsWith(b) && !WORD_ENDINGS.has(w.slice(b.length))) {
+      side = 'start';
+      rest = w.slice(b.length);
+    } else if (w.endsWith(b)) {
+      side = 'end';
+      rest = w.slice(0, w.length - b.length);
+    }
+    if (side === null) continue;
+    const word = m.words[i] as string;
+    return {
+      kind: 'fused',
+      detail: `The mark fuses the brand with ${rest} into one word: ${word}.`,
+      word,
+      rest,
+      side,
+      at: i,
+      of: m.words.length,
+    };
+  }
+  return null;
+}
+
+/**
+ * `near_inside`: a near form of the brand (one character edit, or the same sound) as a word or two
+ * adjacent words of a longer mark (STARBUCKS COFFEE for STARBUCK, NIKEE RUNNING for NIKE). The
+ * brand's own words in sequence are `contains_brand`. The common-word guard of the edit rule holds
+ * here too. Retrieved by nearWords, the anchors, the `~` neighbourhoods and the run sound codes.
+ */
+function nearInsideReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  const b = p.brand.compact;
+  const n = m.folded.length;
+  if (n < 2 || b.length < NEAR_MIN_LENGTH || b.length > NEAR_MAX_LENGTH) return null;
+  // Digits the letters leave out (OCEAN 47) are part of what the brand sounds like.
+  const sounded = p.codes.length > 0 && n <= MAX_SOUNDED_WORDS && p.brand.letters === b;
+  // A near form spans two words only for a brand of two or more words (DE SANT is not DESAIT).
+  const maxSize = p.brand.folded.length >= 2 ? 2 : 1;
+  for (let i = 0; i < n; i++) {
+    for (let size = 1; size <= maxSize && i + size <= n; size++) {
+      if (size === n) continue;
+      const form = size === 1 ? (m.folded[i] as string) : `${m.folded[i]}${m.folded[i + 1]}`;
+      // A common word is not a near form of a brand (KSHOP / SHOP, SERVIS / SERVICE).
+      if (form === b || p.wordDrops.has(form) || FOLDED_COMMON_WORDS.has(form)) continue;
+      let how: 'edit' | 'plural' | 'sound' | null = null;
+      if (isPluralOf(form, b)) how = 'plural';
+      else if (b.length < NEAR_EDIT_MIN_LENGTH) {
+        // Below 5 characters one edit inside a longer mark is mostly another word (VINN / INN,
+        // NOMO / NOMI): only the brand with one more letter at its end (NIKEE) is reported.
+        if (form.length === b.length + 1 && form.startsWith(b)) how = 'edit';
+      } else if (
+        Math.abs(form.length - b.length) <= 1 &&
+        damerauLevenshtein(b, form, 1) === 1 &&
+        keepsShortDistinctive(p, form, m.folded.slice(i, i + size))
+      ) {
+        how = 'edit';
+      } else if (sounded && p.shortDistinctive.length === 0) {
+        const letters =
+          size === 1 ? (m.letterWords[i] as string) : `${m.letterWords[i]}${m.letterWords[i + 1]}`;
+        if (
+          letters.length >= PHONETIC_MIN_LENGTH &&
+          phoneticSkeleton(letters) === p.skeleton &&
+          wholeMarkPhoneticCodes(letters).some((c) => p.codes.includes(c))
+        ) {
+          how = 'sound';
+        }
+      }
+      if (how === null) continue;
+      const words = m.words.slice(i, i + size);
+      return {
+        kind: 'near_inside',
+        detail:
+          how === 'edit'
+            ? `The mark holds a form of the brand one character edit away: ${quote(words)}.`
+            : how === 'plural'
+              ? `The mark holds the brand in the plural: ${quote(words)}.`
+              : `The mark holds a form of the brand that sounds the same: ${quote(words)}.`,
+        words,
+        form,
+        how,
+        at: i,
+        of: n,
+      };
+    }
+  }
+  return null;
+}
+
+/**
+ * `reordered`: every word of a multi-word brand's core is a word of the mark, but not as the
+ * brand's sequence (that is `contains_brand`): in another order, or with other words between them
+ * (NORTH BLUE FACE for THE NORTH FACE). Not for a core of common words only. Retrieved by the
+ * core's longest distinctive word, which every such mark holds.
+ */
+function reorderedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  const core = p.core;
+  if (core.length < 2 || allCommon(core) || m.folded.length < core.length) return null;
+  const used = new Set<number>();
+  const positions: number[] = [];
+  for (const w of core) {
+    const at = m.folded.findIndex((x, k) => x === w && !used.has(k));
+    if (at < 0) return null;
+    used.add(at);
+    positions.push(at);
+  }
+  const inOrder = positions.every((x, k) => k === 0 || x > (positions[k - 1] as number));
+  const contiguous = inOrder && (positions.at(-1) as number) - (positions[0] as number) === core.length - 1;
+  if (contiguous) return null;
+  return {
+    kind: 'reordered',
+    detail: inOrder
+      ? `The mark has the brand's words ${quote(core)} in order, with other words between them.`
+      : `The mark has all the brand's words ${quote(core)}, in another order.`,
+    words: [...m.words],
+    inOrder,
   };
 }
 

@@ -323,43 +323,44 @@ export function deletions(s: string): string[] {
   return [...out];
 }
 
-/**
- * Longest compact text that stores a one-edit key: the one-edit rule applies when the shorter text
- * has 4 to 7 characters (decide.ts), so the other one has at most 8.
- */
+/** Shortest text that the one-edit rules compare (decide.ts). */
 export const ONE_EDIT_MIN_LENGTH = 4;
-export const ONE_EDIT_MAX_LENGTH = 8;
+/**
+ * Longest brand (compact) for which the watch sends its one-edit texts and `~` neighbourhood: the
+ * near-form rules stop there (decide.ts, NEAR_MAX_LENGTH), and the stored `~` keys of a record's
+ * runs go one character further (an insertion).
+ */
+export const ONE_EDIT_MAX_LENGTH = 24;
 /** Marker of the one-edit entries in `tokens`, so that they never meet words or stems. */
 export const DELETION_KEY_PREFIX = '~';
 
-/** Compact texts of capital Latin letters only: found by their compact text alone. */
+/** Compact texts of capital Latin letters only: found by their text alone. */
 const LATIN_LETTERS = /^[A-Z]+$/;
 /** The letters the watch side substitutes and inserts (see oneEditVariants). */
 const EDIT_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /**
- * The one-edit keys a record stores in `tokens`, for a compact text of 4 to 8 characters.
+ * The one-edit keys a record stores in `tokens` for one of its runs (its compact text, a word or
+ * two adjacent words joined) of 4 to 25 characters.
  *
- * A text of Latin capitals (most marks) stores none: it is found by its compact text, which the
- * watch compares with every text one edit away from its brand spelt with those letters
- * (oneEditVariants; a btree on compact_text for 4-8 characters serves it). Any other text (with
- * digits, or letters outside A-Z) stores its one-deletion neighbourhood, `~` + itself and each
- * single-character deletion, which meets the watch's own (oneEditSearchKeys): two texts one edit
- * apart share a deletion (substitution or swap: delete that position on both sides; insertion or
- * deletion: one is a deletion of the other). Storing the neighbourhood for every record cost ~5
- * index entries per short mark; the expansion now happens once per watch instead.
+ * A run of Latin capitals (almost every mark) stores none: it is itself a token, and the watch
+ * sends every text one edit away from its brand spelt with those letters (oneEditVariants). Any
+ * other run (letters outside A-Z, digits that stay digits) stores its one-deletion neighbourhood,
+ * `~` + itself and each single-character deletion, which meets the watch's own
+ * (oneEditSearchKeys): two texts one edit apart share a deletion (substitution or swap: delete that
+ * position on both sides; insertion or deletion: one is a deletion of the other).
  */
-export function oneEditRecordKeys(compact: string): string[] {
-  const len = compact.length;
-  if (len < ONE_EDIT_MIN_LENGTH || len > ONE_EDIT_MAX_LENGTH || LATIN_LETTERS.test(compact)) {
+export function oneEditRecordKeys(run: string): string[] {
+  const len = run.length;
+  if (len < ONE_EDIT_MIN_LENGTH || len > ONE_EDIT_MAX_LENGTH + 1 || LATIN_LETTERS.test(run)) {
     return [];
   }
-  return [DELETION_KEY_PREFIX + compact, ...deletions(compact).map((d) => DELETION_KEY_PREFIX + d)];
+  return [DELETION_KEY_PREFIX + run, ...deletions(run).map((d) => DELETION_KEY_PREFIX + d)];
 }
 
 /**
- * The watch's `tokens` for the one-edit rule, brand of 4 to 8 characters: `~` + the brand and its
- * one-deletion neighbourhood, which meets the neighbourhood of records that are not Latin capitals
+ * The watch's `tokens` for the one-edit rules, brand of 4 to 24 characters: `~` + the brand and its
+ * one-deletion neighbourhood, which meets the neighbourhood of runs that are not Latin capitals
  * only (oneEditRecordKeys).
  */
 export function oneEditSearchKeys(brand: string): string[] {
@@ -369,31 +370,58 @@ export function oneEditSearchKeys(brand: string): string[] {
 }
 
 /**
- * The compact texts of 4 to 8 characters one edit away from a brand of 4 to 8 characters, spelt
- * with its own characters and A-Z: deletions, and when the brand has at most 7 characters every
- * swap of two neighbours and every substitution and insertion of a letter A-Z (at 8 characters
- * only records of 7 qualify). A Latin-capital record one edit away is in this list (its new
- * character, if any, is A-Z); any other is found by oneEditSearchKeys. About 380 texts for 7
- * characters, looked up in a btree.
+ * Every text one edit away from `brand`, spelt with its own characters and A-Z: deletions, swaps of
+ * two neighbours, substitutions and insertions of a letter A-Z; at least 3 characters long. A
+ * Latin-capital run one edit away is in this list (its new character, if any, is A-Z); any other
+ * is found by oneEditSearchKeys. About 52 per character of the brand.
  */
 export function oneEditVariants(brand: string): string[] {
   const len = brand.length;
-  if (len < ONE_EDIT_MIN_LENGTH || len > ONE_EDIT_MAX_LENGTH) return [];
   const out = new Set<string>(deletions(brand));
-  if (len < ONE_EDIT_MAX_LENGTH) {
-    for (let i = 0; i + 1 < len; i++) {
-      out.add(brand.slice(0, i) + brand.charAt(i + 1) + brand.charAt(i) + brand.slice(i + 2));
-    }
-    for (let i = 0; i <= len; i++) {
-      const head = brand.slice(0, i);
-      for (const c of EDIT_ALPHABET) {
-        out.add(head + c + brand.slice(i));
-        if (i < len) out.add(head + c + brand.slice(i + 1));
-      }
+  for (let i = 0; i + 1 < len; i++) {
+    out.add(brand.slice(0, i) + brand.charAt(i + 1) + brand.charAt(i) + brand.slice(i + 2));
+  }
+  for (let i = 0; i <= len; i++) {
+    const head = brand.slice(0, i);
+    for (const c of EDIT_ALPHABET) {
+      out.add(head + c + brand.slice(i));
+      if (i < len) out.add(head + c + brand.slice(i + 1));
     }
   }
   out.delete(brand);
-  return [...out].filter((v) => v.length >= ONE_EDIT_MIN_LENGTH);
+  return [...out].filter((v) => v.length >= 3);
+}
+
+/**
+ * Anchor keys: the first and last characters of a run, so that a watch finds the records in which
+ * its brand is fused with another word (ZEROFLUSHNET) or one of its near forms stands (STARBUCKS
+ * COFFEE) without sending every spelling. A run longer than 5 characters stores `<` + its first 5
+ * and `>` + its last 5; longer than 8, also its first and last 8 (more selective for long brands).
+ */
+export const SHORT_ANCHOR = 5;
+export const LONG_ANCHOR = 8;
+export const PREFIX_ANCHOR = '<';
+export const SUFFIX_ANCHOR = '>';
+
+export function addAnchorKeys(run: string, out: Set<string>): void {
+  const n = run.length;
+  for (const size of [SHORT_ANCHOR, LONG_ANCHOR]) {
+    if (n <= size) return;
+    out.add(PREFIX_ANCHOR + run.slice(0, size));
+    out.add(SUFFIX_ANCHOR + run.slice(n - size));
+  }
+}
+
+/**
+ * The runs of a mark that the near-form and fused rules look at, each stored with its anchors and,
+ * when it is not Latin capitals only, its one-edit neighbourhood: every word, every two adjacent
+ * words joined, and the whole compact text.
+ */
+export function markRuns(a: MarkAnalysis): string[] {
+  const runs = new Set<string>(a.folded);
+  for (let i = 0; i + 1 < a.folded.length; i++) runs.add(a.folded[i] + (a.folded[i + 1] as string));
+  if (a.compact !== '') runs.add(a.compact);
+  return [...runs];
 }
 
 /**
@@ -404,7 +432,7 @@ export function oneEditVariants(brand: string): string[] {
  * only for texts that are not Latin capitals) and, version 1, per-word affix stems that no rule
  * needs, so a version 3 search finds them all.
  */
-export const MATCH_KEYS_VERSION = 3;
+export const MATCH_KEYS_VERSION = 4;
 
 /** Keys stored per register record (columns norm_text, compact_text, tokens, sound_codes). */
 export interface MatchKeys {
@@ -415,14 +443,16 @@ export interface MatchKeys {
   /**
    * tokens text[]: the compact text, its look-alike form (L family merged) and its unfolded form;
    * folded words; runs of 2 and 3 adjacent words joined (fewer than all); affix stems of the
-   * compact text; and, for a compact text of 4 to 8 characters that is not Latin capitals only,
-   * its one-deletion neighbourhood prefixed with `~` (oneEditRecordKeys).
+   * compact text; the anchors (addAnchorKeys) of its runs (markRuns: words, two adjacent words,
+   * the compact text) and, for a run of 4 to 25 characters that is not Latin capitals only, its
+   * one-deletion neighbourhood prefixed with `~` (oneEditRecordKeys).
    */
   tokens: string[];
   /**
    * sound_codes text[]: the Double Metaphone codes (primary, secondary) of the whole mark and of its
-   * spelling skeleton (wholeMarkPhoneticCodes), the codes the `phonetic` rule compares; empty below
-   * the rule's 4 letters. Per-word codes are not stored: no rule compares them.
+   * spelling skeleton (wholeMarkPhoneticCodes), the codes the `phonetic` rule compares, and for a
+   * mark of 2 to 8 words those of each word and of each two adjacent words of 4 letters or more
+   * (the near-form rule); empty below the rule's 4 letters.
    */
   soundCodes: string[];
 }
@@ -461,8 +491,31 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
   }
   // The affix rule compares whole compact texts (decide.ts), so only the compact text's stems.
   for (const s of affixSplits(a.compact)) t.add(s.stem);
-  for (const k of oneEditRecordKeys(a.compact)) t.add(k);
-  const soundCodes =
-    a.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(a.letters) : [];
-  return { normalized: a.normalized, compact: a.compact, tokens: [...t], soundCodes };
+  for (const run of markRuns(a)) {
+    addAnchorKeys(run, t);
+    for (const k of oneEditRecordKeys(run)) t.add(k);
+  }
+  const codes = new Set(
+    a.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(a.letters) : [],
+  );
+  // The near-form rule also hears a word, or two adjacent words, of a longer mark.
+  if (n > 1 && n <= MAX_SOUNDED_WORDS) {
+    for (const run of letterRuns(a.letterWords)) {
+      if (run.length >= PHONETIC_MIN_LENGTH) for (const c of wholeMarkPhoneticCodes(run)) codes.add(c);
+    }
+  }
+  return { normalized: a.normalized, compact: a.compact, tokens: [...t], soundCodes: [...codes] };
+}
+
+/** Marks with more words than this store only their whole-mark codes. */
+export const MAX_SOUNDED_WORDS = 8;
+
+/** The letters of every word and of every two adjacent words of a mark (near-form phonetics). */
+export function letterRuns(letterWords: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < letterWords.length; i++) {
+    out.push(letterWords[i] as string);
+    if (i + 1 < letterWords.length) out.push((letterWords[i] as string) + letterWords[i + 1]);
+  }
+  return out;
 }

@@ -5,12 +5,11 @@ import {
   settleMarkIndexes,
   stageMarks,
 } from '../data/repositories/marks.ts';
+import { MIRROR_SOURCE } from '../domain/sources.ts';
 import { matchKeys } from '../matching/normalize.ts';
 import { type ReadProgress, RecordFileError, readRecordFile } from './read-records.ts';
 import type { RegisterRecord } from './record.ts';
 
-/** The register mirror is the `global_trademark_database` source of spec 2.3. */
-export const MIRROR_SOURCE = 'global_trademark_database';
 
 export type ImportError = { file: string; line: number | null; message: string };
 
@@ -42,6 +41,7 @@ export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
     filedAt: record.filedAt,
     registeredAt: record.registeredAt,
     expiresAt: record.expiresAt,
+    publishedAt: record.publishedAt,
     status: record.status,
     classes: record.classes,
     logoUrl: record.logoUrl,

@@ -20,6 +20,11 @@ export type RegisterRecord = {
   filedAt: string;
   registeredAt: string | null;
   expiresAt: string | null;
+  /**
+   * When the office published the application for opposition (USPTO: the Official Gazette date,
+   * `published-for-opposition-date`), UTC ISO 8601; null when the source does not say.
+   */
+  publishedAt: string | null;
   status: string;
   /** Nice classes 1..45, deduplicated and ascending. May be empty (see README). */
   classes: number[];
@@ -140,6 +145,7 @@ export const registerRecordSchema = z
     filedAt: isoInstant,
     registeredAt: optionalInstant,
     expiresAt: optionalInstant,
+    publishedAt: optionalInstant,
     status: text(50),
     classes: z.array(niceClass, need('an array of Nice classes')),
     logoUrl: z
@@ -205,6 +211,7 @@ export function parseRegisterRecord(
       filedAt: v.filedAt,
       registeredAt: v.registeredAt ?? null,
       expiresAt: v.expiresAt ?? null,
+      publishedAt: v.publishedAt ?? null,
       status: v.status,
       classes: sortedUnique(v.classes),
       logoUrl: v.logoUrl ?? null,

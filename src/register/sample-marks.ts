@@ -57,6 +57,7 @@ export function euipoSampleLine(
     registeredAt: null,
     expiresAt: null,
     status: 'filed',
+    publishedAt: null,
     classes: [syntheticClass(eutmNumber)],
     logoUrl: null,
     provenance: {

@@ -35,6 +35,7 @@ type CaseFile = {
   transactionDate: string | null;
   filingDate: string | null;
   registrationDate: string | null;
+  publishedDate: string | null;
   statusCode: string | null;
   statusDate: string | null;
   markText: string | null;
@@ -65,6 +66,7 @@ const newCaseFile = (line: number, actionKey: string | null): CaseFile => ({
   transactionDate: null,
   filingDate: null,
   registrationDate: null,
+  publishedDate: null,
   statusCode: null,
   statusDate: null,
   markText: null,
@@ -105,6 +107,9 @@ const FIELDS: Readonly<Record<string, (cf: CaseFile, value: string) => void>> = 
   },
   'case-file-header/registration-date': (cf, v) => {
     cf.registrationDate = v;
+  },
+  'case-file-header/published-for-opposition-date': (cf, v) => {
+    cf.publishedDate = v;
   },
   'case-file-header/status-code': (cf, v) => {
     cf.statusCode = v;
@@ -233,6 +238,10 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
   if (registered === undefined) {
     return fail(`registration-date: "${cf.registrationDate}" is not a YYYYMMDD date`);
   }
+  const published = usptoDate(cf.publishedDate);
+  if (published === undefined) {
+    return fail(`published-for-opposition-date: "${cf.publishedDate}" is not a YYYYMMDD date`);
+  }
 
   const statusCode = cf.statusCode?.trim() ?? '';
   const status = usptoStatus(statusCode);
@@ -276,6 +285,7 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
       registeredAt: registered,
       // USPTO publishes no expiry date; deriving one from renewals is not attempted.
       expiresAt: null,
+      publishedAt: published,
       status: status.word,
       classes,
       logoUrl: null,

@@ -5,11 +5,13 @@ import type { Db } from '../data/db.ts';
 import { activeWatchIds, type ClaimFilter, claimWatches } from '../data/repositories/scans.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { type ScanDeps, type ScanOutcome, scanClaimedWatch } from './scan-watch.ts';
-import { globalTrademarkDatabase } from './sources/global-trademark-database.ts';
+import { createRegisterMirror } from './sources/register-mirror.ts';
 import type { SourceAdapter } from './sources/source-adapter.ts';
 
+const registerMirror = createRegisterMirror();
+
 export const SOURCES: ReadonlyMap<string, SourceAdapter> = new Map([
-  [globalTrademarkDatabase.code, globalTrademarkDatabase],
+  [registerMirror.code, registerMirror],
 ]);
 
 export type ScannerOptions = {

@@ -248,6 +248,8 @@ describe('decideConflict: reasons', () => {
       kind: 'contains_brand',
       detail: 'The mark contains the brand "COCA COLA" as whole word(s): "COCA COLA".',
       words: ['COCA', 'COLA'],
+      at: 1,
+      of: 4,
     });
   });
   it('an empty or symbol-only mark never matches', () => {
@@ -276,7 +278,7 @@ describe('candidate keys', () => {
     for (const [brand, mark] of MUST_MATCH) {
       const s = searchKeys(brand);
       const k = matchKeys(mark);
-      const byTokens = k.tokens.some((t) => s.tokens.includes(t)) || s.oneEdit.includes(k.compact);
+      const byTokens = k.tokens.some((t) => s.tokens.includes(t) || s.nearWords.includes(t));
       const byPhonetic = k.soundCodes.some((c) => s.phonetic.includes(c));
       const byCompact = k.compact === s.compact;
       assert.ok(
@@ -285,12 +287,12 @@ describe('candidate keys', () => {
       );
     }
   });
-  it('send every text one edit away for brands of 4 to 7 characters', () => {
-    const { oneEdit, tokens } = searchKeys('NIKE');
-    for (const text of ['INKE', 'NIEK', 'MIKE', 'NIKO', 'NIKES', 'SNIKE'])
-      assert.ok(oneEdit.includes(text), text);
-    assert.ok(!oneEdit.includes('NIKE') && !oneEdit.includes('IKE'), 'itself, or too short');
-    assert.equal(new Set(oneEdit).size, oneEdit.length, 'deduplicated');
+  it('send every text one edit away for a brand that sends no anchors', () => {
+    const { nearWords, tokens } = searchKeys('NIKE');
+    for (const text of ['INKE', 'NIEK', 'MIKE', 'NIKO', 'NIKES', 'SNIKE', 'IKE'])
+      assert.ok(nearWords.includes(text), text);
+    assert.ok(!nearWords.includes('NIKE') && !nearWords.includes('KE'), 'itself, or too short');
+    assert.equal(new Set(nearWords).size, nearWords.length, 'deduplicated');
     assert.deepEqual(
       tokens.filter((t) => t.startsWith('~')).sort(),
       ['~IKE', '~NIE', '~NIK', '~NIKE', '~NKE'],
@@ -298,17 +300,15 @@ describe('candidate keys', () => {
     );
     assert.equal(searchKeys('NIKE').useTrigram, false);
   });
-  it('send only deletions for brands of 8 characters (records of 7)', () => {
-    assert.deepEqual(searchKeys('SOLAMANT').oneEdit.sort(), [
-      'OLAMANT',
-      'SLAMANT',
-      'SOAMANT',
-      'SOLAANT',
-      'SOLAMAN',
-      'SOLAMAT',
-      'SOLAMNT',
-      'SOLMANT',
-    ]);
+  it('leave out the texts one edit away that the anchors sent retrieve', () => {
+    const { nearWords, tokens } = searchKeys('SOLAMANTE');
+    assert.ok(tokens.includes('<SOLAMANT') && tokens.includes('>OLAMANTE'), 'the 8-character anchors');
+    // Kept the first 8 (or last 8) characters and longer than 8: a record's run stores that anchor.
+    for (const text of ['SOLAMANTEX', 'SOLAMANTX', 'XOLAMANTE', 'XSOLAMANTE'])
+      assert.ok(!nearWords.includes(text), text);
+    // Changed in the middle, or 8 long (no anchor stored): sent.
+    for (const text of ['SOLXMANTE', 'SOLAMNTE', 'SOLAMANT', 'OLAMANTE'])
+      assert.ok(nearWords.includes(text), text);
   });
   it('use pg_trgm for brands of 8 characters or more, with a length-dependent threshold', () => {
     assert.deepEqual(

@@ -113,7 +113,13 @@ describe('matchKeys', () => {
     assert.ok(k.tokens.includes('COCACOLA'), 'two adjacent words joined');
     assert.ok(k.tokens.includes('COLAZERO'), 'two adjacent words joined');
     assert.ok(k.soundCodes.includes('KKKLSR'), 'whole mark');
-    assert.ok(!k.soundCodes.includes('KK'), 'no per-word codes: no rule compares them');
+    // The near-form rule hears a word or two adjacent words of a longer mark.
+    for (const c of ['KK', 'KL', 'SR', 'KKKL']) assert.ok(k.soundCodes.includes(c), c);
+    assert.deepEqual(matchKeys('Coca').soundCodes, ['KK'], 'a one-word mark: its whole-mark codes');
+    // Anchors of the runs: the first and last 5 (and 8) characters of words, two words, the mark.
+    for (const a of ['<COCAC', '>ACOLA', '<COLAZ', '>AZERO', '<COCACOLA', '>COLAZERO'])
+      assert.ok(k.tokens.includes(a), a);
+    assert.ok(!k.tokens.some((t) => t === '<COCA' || t === '>ZERO'), 'no anchor of a 4-letter word');
     assert.equal(new Set(k.tokens).size, k.tokens.length, 'deduplicated');
     assert.equal(new Set(k.soundCodes).size, k.soundCodes.length, 'deduplicated');
   });

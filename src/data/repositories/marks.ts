@@ -24,11 +24,11 @@ const STAGING = 'marks_import';
 const CREATE_STAGING = `CREATE TEMP TABLE IF NOT EXISTS ${STAGING} (
   source_code text, external_id text, mark_text text, owner_name text, owner_country_code text,
   jurisdiction text, designations text[], filed_at timestamptz, registered_at timestamptz,
-  expires_at timestamptz, status text, classes integer[], logo_url text, raw_payload jsonb,
+  expires_at timestamptz, published_at timestamptz, status text, classes integer[], logo_url text, raw_payload jsonb,
   norm_text text, compact_text text, compact_len smallint, tokens text[], sound_codes text[]
 ) ON COMMIT DELETE ROWS`;
 const COLUMNS = `source_code, external_id, mark_text, owner_name, owner_country_code, jurisdiction,
-  designations, filed_at, registered_at, expires_at, status, classes, logo_url, raw_payload,
+  designations, filed_at, registered_at, expires_at, published_at, status, classes, logo_url, raw_payload,
   norm_text, compact_text, compact_len, tokens, sound_codes`;
 const UPSERT = `WITH written AS (
   INSERT INTO marks AS m (${COLUMNS})
@@ -42,6 +42,7 @@ const UPSERT = `WITH written AS (
     filed_at = excluded.filed_at,
     registered_at = excluded.registered_at,
     expires_at = excluded.expires_at,
+    published_at = excluded.published_at,
     status = excluded.status,
     classes = excluded.classes,
     logo_url = excluded.logo_url,
@@ -77,7 +78,7 @@ function copyRow(r: MarkUpsert): string {
     r.ownerCountryCode,
   )}\t${text(r.jurisdiction)}\t${copyTextArray(r.designations)}\t${r.filedAt}\t${copyValue(
     r.registeredAt,
-  )}\t${copyValue(r.expiresAt)}\t${text(r.status)}\t${copyNumberArray(r.classes)}\t${copyValue(
+  )}\t${copyValue(r.expiresAt)}\t${copyValue(r.publishedAt)}\t${text(r.status)}\t${copyNumberArray(r.classes)}\t${copyValue(
     r.logoUrl,
   )}\t${text(raw)}\t${copyValue(r.normText)}\t${copyValue(r.compactText)}\t${r.compactLength}\t${copyTextArray(
     r.tokens,

@@ -1,0 +1,266 @@
+// Which stored keys retrieve which register record for a watch: the one definition of the
+// candidate rule. The SQL query (src/scan/sources/register-mirror.ts), the in-memory index of
+// incremental scans (buildCandidateIndex / matchCandidateIndex below) and the evaluation
+// (scripts/eval-matching.ts, through `retrieves`) all use it. Pure functions, no I/O; every rule's
+// key is described in docs/matching.md ("Stored keys and the candidate query").
+import { coverageSearch } from './coverage.ts';
+import { type PreparedWatch, TWO_EDITS_MIN_LENGTH } from './decide.ts';
+import type { MatchKeys } from './normalize.ts';
+import { trigramSimilarity, trigrams } from './similarity.ts';
+
+/**
+ * The length buckets of the partial trigram indexes of 002_register_mirror.sql (column
+ * compact_len): change both together. A record shorter than the first bucket is in no trigram
+ * index.
+ */
+export const TRIGRAM_BUCKETS: readonly (readonly [number, number | null])[] = [
+  [8, 8],
+  [9, 9],
+  [10, 10],
+  [11, 11],
+  [12, 12],
+  [13, 13],
+  [14, 16],
+  [17, 20],
+  [21, 26],
+  [27, null],
+];
+/** The two-edit band: two texts of 8+ characters whose lengths differ by at most this. */
+const BAND_LENGTH_SLACK = 2;
+const PLAIN_ALNUM = /^[A-Z0-9]+$/;
+
+/**
+ * The pg_trgm threshold of the two-edit band's search. The rule accepts a pair only when its
+ * trigram similarity reaches the rule's threshold AND the texts are at most 2 edits apart. Each
+ * edit (substitution, insertion, deletion, swap of neighbours) removes at most 4 of the brand's n
+ * distinct padded trigrams and adds at most 4 new ones, so two edits leave a similarity of at
+ * least (n - 8) / (n + 8): above the rule's threshold from 12 characters on, which makes the index
+ * read far fewer rows while still finding every pair the rule accepts. Only derived for a brand of
+ * Latin letters and digits, whose pg_trgm trigrams are exactly those of the matching module; the
+ * margin covers pg_trgm's single-precision arithmetic.
+ */
+export function bandThreshold(watch: PreparedWatch): number {
+  const rule = watch.search.trigramThreshold;
+  if (!PLAIN_ALNUM.test(watch.search.compact)) return rule;
+  const n = watch.trigramSet.size;
+  return Math.max(rule, (n - 8) / (n + 8) - 0.001);
+}
+
+/** The compact lengths of the records in the two-edit band of a brand of `length` characters. */
+export function bandLengths(length: number): { low: number; high: number } {
+  return {
+    low: Math.max(TWO_EDITS_MIN_LENGTH, length - BAND_LENGTH_SLACK),
+    high: length + BAND_LENGTH_SLACK,
+  };
+}
+
+/** The trigram buckets that overlap the two-edit band of a brand of `length` characters. */
+export function bandBuckets(length: number): (readonly [number, number | null])[] {
+  const { low, high } = bandLengths(length);
+  return TRIGRAM_BUCKETS.filter(([from, to]) => !((to !== null && to < low) || from > high));
+}
+
+/**
+ * Every token the watch's query compares with a record's `tokens`: its search tokens (forms,
+ * words, stems, runs, anchors, `~` neighbourhood) and the one-edit texts no anchor covers.
+ */
+export function watchTokens(watch: PreparedWatch): string[] {
+  return [...watch.search.tokens, ...watch.search.nearWords];
+}
+
+/**
+ * Does the candidate query retrieve a record with these keys for this watch (text keys only; the
+ * class and territory prefilter is separate)? `tokenSet` is watchTokens as a set, passed in so that
+ * a caller comparing one watch with many records builds it once.
+ */
+export function retrieves(
+  watch: PreparedWatch,
+  tokenSet: ReadonlySet<string>,
+  record: MatchKeys,
+  recordTrigrams?: ReadonlySet<string>,
+): boolean {
+  const s = watch.search;
+  if (record.tokens.some((t) => tokenSet.has(t))) return true;
+  if (record.soundCodes.some((c) => s.phonetic.includes(c))) return true;
+  if (s.useTrigram) {
+    const { low, high } = bandLengths(s.compact.length);
+    const len = record.compact.length;
+    if (len < low || len > high) return false;
+    const sim = trigramSimilarity(
+      watch.trigramSet,
+      (recordTrigrams as Set<string> | undefined) ?? trigrams(record.compact),
+    );
+    if (sim >= bandThreshold(watch)) return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The in-memory index of incremental scans. Right after an import every due watch asks for the
+// same range of changed records: their keys are read once (by the caller), indexed here, and each
+// watch's keys are matched with the candidate query's own conditions.
+
+/** One changed record's keys, as the caller reads them from the mirror. */
+export type IndexedRecordRow = {
+  id: number;
+  tokens: string[];
+  sound: string[];
+  compact: string;
+  len: number;
+  classes: number[];
+  jurisdiction: string;
+  designations: string[];
+};
+
+/**
+ * The keys of the changed records, compact: ~10 MB for 50,000 records. Each key (token, code,
+ * trigram) is kept as a 32-bit hash packed with the record's index in a sorted Float64Array; a hash
+ * collision only adds a candidate, which the decision then rejects.
+ */
+export type CandidateIndex = {
+  ids: Float64Array;
+  compactLength: Int32Array;
+  /** Size of the record's trigram set when it can be in the two-edit band, else 0. */
+  trigramCount: Int32Array;
+  /** Nice classes as bits: 1-30 in classesLow, 31-45 in classesHigh. */
+  classesLow: Int32Array;
+  classesHigh: Int32Array;
+  jurisdiction: string[];
+  designations: readonly string[][];
+  tokens: Float64Array;
+  sounds: Float64Array;
+  trigrams: Float64Array;
+};
+
+/** Record indexes stay below this: packed as hash * RECORD_SLOTS + index. */
+export const RECORD_SLOTS = 2 ** 21;
+const NO_DESIGNATIONS: string[] = [];
+
+/** FNV-1a, 32 bits, over UTF-16 code units. */
+function hashKey(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function postings(packed: number[]): Float64Array {
+  const sorted = Float64Array.from(packed);
+  sorted.sort();
+  return sorted;
+}
+
+/** Calls `fn` with the index of every record holding `key` (and, rarely, a hash twin). */
+function eachPosting(list: Float64Array, key: string, fn: (index: number) => void) {
+  const hash = hashKey(key);
+  const start = hash * RECORD_SLOTS;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < list.length; k++) {
+    const index = (list[k] as number) - start;
+    if (index >= RECORD_SLOTS) break;
+    fn(index);
+  }
+}
+
+function classBits(classes: Iterable<number>): [number, number] {
+  let low = 0;
+  let high = 0;
+  for (const c of classes) {
+    if (c >= 1 && c <= 30) low |= 1 << (c - 1);
+    else if (c > 30 && c <= 45) high |= 1 << (c - 31);
+  }
+  return [low, high];
+}
+
+/** Indexes the keys of at most RECORD_SLOTS records. */
+export function buildCandidateIndex(rows: readonly IndexedRecordRow[]): CandidateIndex {
+  const n = rows.length;
+  if (n >= RECORD_SLOTS) throw new RangeError(`at most ${RECORD_SLOTS - 1} records per index`);
+  const set: CandidateIndex = {
+    ids: new Float64Array(n),
+    compactLength: new Int32Array(n),
+    trigramCount: new Int32Array(n),
+    classesLow: new Int32Array(n),
+    classesHigh: new Int32Array(n),
+    jurisdiction: new Array<string>(n),
+    designations: new Array<string[]>(n),
+    tokens: new Float64Array(0),
+    sounds: new Float64Array(0),
+    trigrams: new Float64Array(0),
+  };
+  const tokens: number[] = [];
+  const sounds: number[] = [];
+  const grams: number[] = [];
+  const designations = set.designations as string[][];
+  rows.forEach((r, i) => {
+    set.ids[i] = r.id;
+    set.compactLength[i] = r.len;
+    [set.classesLow[i], set.classesHigh[i]] = classBits(r.classes);
+    set.jurisdiction[i] = r.jurisdiction;
+    designations[i] = r.designations.length === 0 ? NO_DESIGNATIONS : r.designations;
+    for (const t of r.tokens) tokens.push(hashKey(t) * RECORD_SLOTS + i);
+    for (const c of r.sound) sounds.push(hashKey(c) * RECORD_SLOTS + i);
+    if (r.len >= TWO_EDITS_MIN_LENGTH) {
+      const own = trigrams(r.compact);
+      set.trigramCount[i] = own.size;
+      for (const g of own) grams.push(hashKey(g) * RECORD_SLOTS + i);
+    }
+  });
+  set.tokens = postings(tokens);
+  set.sounds = postings(sounds);
+  set.trigrams = postings(grams);
+  return set;
+}
+
+/** The candidate query's conditions, evaluated on the index: the ids of the records it returns. */
+export function matchCandidateIndex(set: CandidateIndex, watch: PreparedWatch): number[] {
+  const keys = watch.search;
+  const picked = new Set<number>();
+  const pick = (index: number) => picked.add(index);
+  for (const t of keys.tokens) eachPosting(set.tokens, t, pick);
+  for (const v of keys.nearWords) eachPosting(set.tokens, v, pick);
+  for (const c of keys.phonetic) eachPosting(set.sounds, c, pick);
+  if (keys.useTrigram) {
+    // The two-edit band: lengths within 2, both 8+, and the trigram similarity of the SQL search
+    // (shared / (brand + record - shared), computed as trigramSimilarity does; a hash twin can only
+    // raise the count).
+    const { low, high } = bandLengths(keys.compact.length);
+    const shared = new Map<number, number>();
+    for (const g of watch.trigramSet) {
+      eachPosting(set.trigrams, g, (i) => {
+        const len = set.compactLength[i] as number;
+        if (len >= low && len <= high) shared.set(i, (shared.get(i) ?? 0) + 1);
+      });
+    }
+    const brandCount = watch.trigramSet.size;
+    const threshold = bandThreshold(watch);
+    for (const [i, s] of shared) {
+      if (s / (brandCount + (set.trigramCount[i] as number) - s) >= threshold) picked.add(i);
+    }
+  }
+  const [low, high] = classBits(watch.classes);
+  const territory = coverageSearch(watch.designations);
+  const offices = new Set(territory.jurisdictions);
+  const woDesignations = new Set(territory.woDesignations);
+  const ids: number[] = [];
+  for (const i of picked) {
+    if (
+      ((set.classesLow[i] as number) & low) === 0 &&
+      ((set.classesHigh[i] as number) & high) === 0
+    ) {
+      continue;
+    }
+    const jurisdiction = set.jurisdiction[i] as string;
+    const covered =
+      offices.has(jurisdiction) ||
+      (jurisdiction === 'WO' &&
+        (set.designations[i] as string[]).some((d) => woDesignations.has(d)));
+    if (covered) ids.push(set.ids[i] as number);
+  }
+  return ids;
+}
