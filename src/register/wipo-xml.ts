@@ -300,6 +300,9 @@ function mapMark(mark: Mark, standard: WipoStandard, file: string): RecordItem {
       filedAt: filed,
       registeredAt: registered,
       expiresAt: expires,
+      // The first publication is the one for opposition (USPTO Official Gazette, EUIPO Bulletin
+      // part A); later ones (registration) are kept in the raw payload.
+      publishedAt: publications[0] ?? null,
       status: statusWord(office, mark.statusCode),
       classes,
       logoUrl: null,

@@ -41,6 +41,7 @@ describe('WIPO ST.96 and ST.66 documents', () => {
         filedAt: '2000-05-09T00:00:00.000Z',
         registeredAt: '2004-03-23T00:00:00.000Z',
         expiresAt: null,
+        publishedAt: '2003-12-30T00:00:00.000Z',
         status: 'registered',
         classes: [9, 42],
         logoUrl: null,
@@ -62,6 +63,7 @@ describe('WIPO ST.96 and ST.66 documents', () => {
     assert.equal(record.filedAt, '1995-02-07T00:00:00.000Z');
     assert.equal(record.registeredAt, '1998-08-04T00:00:00.000Z');
     assert.equal(record.status, 'registered');
+    assert.equal(record.publishedAt, '1996-10-08T00:00:00.000Z');
     assert.equal(record.rawPayload.source, 'wipo-st96');
     assert.deepEqual(record.rawPayload.publicationDates, ['1996-10-08']);
   });
