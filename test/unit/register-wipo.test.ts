@@ -25,6 +25,15 @@ describe('WIPO ST.96 and ST.66 documents', () => {
     );
     assert.equal(detectXmlFormat(usptoDaily), 'uspto-xml');
     assert.equal(detectXmlFormat('<?xml version="1.0"?>\n<!-- a comment'), undefined);
+    // The USPTO's own prolog: an internal DTD of 14.7 KB before the root element.
+    const prolog = readFileSync(
+      fileURLToPath(
+        new URL('../fixtures/uspto/tmterminal_prolog-application-v2-current.xml', import.meta.url),
+      ),
+      'utf8',
+    );
+    assert.equal(detectXmlFormat(prolog), undefined, 'no root yet: read on');
+    assert.equal(detectXmlFormat(`${prolog}<trademark-applications-daily>`), 'uspto-xml');
   });
 
   it('an ST.66 TSDR document (PYTHON) maps text, classes, owner, office, dates and status', async () => {
