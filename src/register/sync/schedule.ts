@@ -35,7 +35,11 @@ export async function runDueSyncs(context: ScheduleContext): Promise<SyncReport[
   for (const configured of config.registerFeeds) {
     if (signal.aborted) break;
     const feed = findFeed(configured.name);
-    if (!feed || !(await claimScheduledDay(db, feed.name, day))) continue;
+    if (!feed) continue;
+    if (!(await claimScheduledDay(db, feed.name, day))) {
+      logger.debug({ feed: feed.name, day }, 'register sync of the day already claimed');
+      continue;
+    }
     logger.info({ feed: feed.name, day }, 'scheduled register sync');
     try {
       const report = await syncFeed(db, {
