@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './db.ts';
+import { UPGRADES } from './upgrades.ts';
 
 const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -19,7 +20,8 @@ export function listMigrations(): { version: string; sql: string }[] {
 }
 
 /**
- * Applies pending migrations, forward-only, in one transaction. The advisory lock makes processes
+ * Applies pending migrations, forward-only, in one transaction, each followed by its TypeScript
+ * upgrade step if it has one (upgrades.ts). The advisory lock makes processes
  * that start together (several workers on one server) wait for each other instead of racing.
  */
 export async function migrate(db: Db): Promise<string[]> {
@@ -41,6 +43,7 @@ export async function migrate(db: Db): Promise<string[]> {
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       await tx.exec(migration.sql);
+      await UPGRADES[migration.version]?.(tx);
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
       applied.push(migration.version);
     }

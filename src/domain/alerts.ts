@@ -9,11 +9,14 @@ import type { Principal } from './principal.ts';
 
 export const ALERT_STATES = ['unread', 'read', 'dismissed'] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
+export const ALERT_SEVERITIES = ['high', 'medium', 'low'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
 
 export type ListAlertsQuery = {
   limit: number;
   cursor?: string | undefined;
   states?: AlertState[] | undefined;
+  severities?: AlertSeverity[] | undefined;
   watchId?: string | undefined;
   since?: string | undefined;
 };
@@ -21,12 +24,14 @@ export type ListAlertsQuery = {
 /** The query of one page, as the cache tells pages apart: equal keys, equal pages. */
 function pageKey(ownerId: string, query: ListAlertsQuery, after: CursorPosition | undefined) {
   const states = query.states ? [...new Set(query.states)].sort() : null;
+  const severities = query.severities ? [...new Set(query.severities)].sort() : null;
   return JSON.stringify([
     ownerId,
     query.limit,
     after?.createdAt ?? null,
     after?.id ?? null,
     states,
+    severities,
     query.watchId ?? null,
     query.since ?? null,
   ]);
@@ -48,6 +53,7 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
     return repo.listAlertsJson(db, {
       ownerId,
       states: query.states,
+      severities: query.severities,
       watchId: query.watchId,
       since: query.since,
       after,

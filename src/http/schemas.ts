@@ -27,6 +27,22 @@ export const WatchSchema = z
   })
   .meta({ id: 'Watch' });
 
+const calendarDate = z.string().meta({ format: 'date', example: '2026-12-24' });
+
+export const OppositionSchema = z
+  .object({
+    office: z.string().meta({ example: 'EUIPO' }),
+    closesAt: calendarDate.meta({
+      description: 'Last day to file an opposition (office closures are not modelled).',
+    }),
+    extendableUntil: calendarDate.nullable().meta({
+      description:
+        'Last day to which the period can be extended on request; null when it cannot be, or when the office sets no fixed limit.',
+    }),
+    rule: z.string().meta({ description: 'The office’s rule, with its legal source.' }),
+  })
+  .meta({ id: 'Opposition' });
+
 export const HitSchema = z
   .object({
     id: z.string(),
@@ -43,6 +59,14 @@ export const HitSchema = z
     status: z.string(),
     classes: z.array(z.int()),
     rawPayload: z.record(z.string(), z.unknown()),
+    publishedAt: timestamp.nullable().meta({
+      description:
+        'When the office published the mark for opposition; null when the source does not give it. An extension beyond the v1 text.',
+    }),
+    opposition: OppositionSchema.nullable().meta({
+      description:
+        'The opposition window from publishedAt and the office’s rule; null when the source gives no publication date or the office’s rule is not known to the service. An extension beyond the v1 text.',
+    }),
   })
   .meta({ id: 'Hit' });
 
@@ -51,9 +75,15 @@ export const AlertSchema = z
     id: z.string(),
     watchId: z.string(),
     state: z.enum(ALERT_STATES),
-    severity: z.enum(['low', 'medium', 'high']).nullable(),
-    rationale: z.string().nullable(),
-    rationaleAt: timestamp.nullable(),
+    severity: z.enum(['low', 'medium', 'high']).meta({
+      description:
+        'How serious the conflict is, from the matching decision (docs/matching.md). Set on every alert since this version.',
+    }),
+    rationale: z.string().meta({
+      description:
+        'Markdown explaining the alert: each rule that fired with its evidence, shared classes, territory, the record and its opposition window. Register text is inside code spans.',
+    }),
+    rationaleAt: timestamp.meta({ description: 'When severity and rationale were computed.' }),
     emailedAt: timestamp.nullable(),
     createdAt: timestamp,
     hit: HitSchema,

@@ -10,6 +10,7 @@ import {
   ownerMailing,
   releaseAfterFailure,
 } from '../data/repositories/scans.ts';
+import { type Assessment, assessAlert } from '../domain/alert-assessment.ts';
 import { newId } from '../domain/ids.ts';
 import { type Cadence, cadenceIntervalMs, PLANS, type Tier } from '../domain/plans.ts';
 import { composeAlertEmail } from '../email/compose.ts';
@@ -63,7 +64,7 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
     error: null,
   };
   try {
-    const found: { source: SourceAdapter; record: CandidateRecord }[] = [];
+    const found: { source: SourceAdapter; record: CandidateRecord; assessment: Assessment }[] = [];
     let fromSeq = mode === 'full' ? 0 : watch.scanned_seq;
     let toSeq = fromSeq;
     let logoUrl: string | null = null;
@@ -80,21 +81,28 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
       outcome.candidatesExamined += candidates.length;
       for (const record of candidates) {
         if (record.externalId === watch.logo_st13) continue;
-        if (decideConflictPrepared(prepared, record).conflict) found.push({ source, record });
+        const decision = decideConflictPrepared(prepared, record);
+        if (decision.conflict) {
+          found.push({ source, record, assessment: assessAlert(prepared, record, decision) });
+        }
       }
     }
     fromSeq = Math.min(fromSeq, toSeq);
 
     await deps.db.transaction(async (tx) => {
       if (!(await holdsLease(tx, watch.id, deps.workerId))) throw new LeaseLostError();
-      const hits = found.map(({ source, record }) => ({
+      const hits = found.map(({ source, record, assessment }) => ({
         hit: {
           ...source.toHit(record),
+          opposition: assessment.opposition,
           id: newId('hit'),
           watchId: watch.id,
           alertId: newId('alt'),
+          severity: assessment.severity,
+          rationale: assessment.rationale,
         },
         record,
+        assessment,
       }));
       const recorded = new Map(
         (
@@ -105,9 +113,9 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
         ).map((r) => [r.hitId, r.alertId]),
       );
       // In the order the candidates were found (the e-mail lists them so).
-      const newAlerts = hits.flatMap(({ hit, record }) => {
+      const newAlerts = hits.flatMap(({ hit, record, assessment }) => {
         const alertId = recorded.get(hit.id);
-        return alertId === undefined ? [] : [{ alertId, record }];
+        return alertId === undefined ? [] : [{ alertId, record, assessment }];
       });
       outcome.hitsCreated = newAlerts.length;
       outcome.alertsCreated = newAlerts.length;
@@ -183,7 +191,7 @@ async function queueAlertEmail(
   tx: Parameters<Parameters<Db['transaction']>[0]>[0],
   watch: ClaimedWatch,
   scanRunId: string,
-  alerts: { alertId: string; record: CandidateRecord }[],
+  alerts: { alertId: string; record: CandidateRecord; assessment: Assessment }[],
 ) {
   const mailing = await ownerMailing(tx, watch.owner_id);
   if (!mailing || !PLANS[mailing.tier as Tier]?.alertEmail || mailing.recipients.length === 0) {
@@ -191,7 +199,7 @@ async function queueAlertEmail(
   }
   const email = composeAlertEmail(
     watch.name,
-    alerts.map(({ alertId, record }) => ({
+    alerts.map(({ alertId, record, assessment }) => ({
       alertId,
       markText: record.markText,
       ownerName: record.ownerName,
@@ -199,8 +207,15 @@ async function queueAlertEmail(
       classes: record.classes,
       jurisdiction: record.jurisdiction,
       filedAt: record.filedAt,
+      externalId: record.externalId,
+      publishedAt: record.publishedAt,
+      severity: assessment.severity,
+      rationalePlain: assessment.rationalePlain,
+      rationale: assessment.rationale,
+      opposition: assessment.opposition,
     })),
     deps.publicUrl,
+    new Date(),
   );
   await insertOutboxMessage(tx, {
     id: newId('eml'),

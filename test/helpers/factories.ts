@@ -45,7 +45,17 @@ export function factories(db: Db) {
     },
 
     /** An alert with its hit, as a scan would record it. */
-    async makeAlert(watchId: string, options: { externalId?: string; markText?: string } = {}) {
+    async makeAlert(
+      watchId: string,
+      options: {
+        externalId?: string;
+        markText?: string;
+        severity?: 'low' | 'medium' | 'high';
+        rationale?: string;
+        publishedAt?: string | null;
+        opposition?: unknown;
+      } = {},
+    ) {
       const externalId = options.externalId ?? `EM5000000${unique()}`;
       const alertId = newId('alt');
       const created = await insertHitWithAlert(
@@ -66,8 +76,14 @@ export function factories(db: Db) {
           status: 'filed',
           classes: [9, 42],
           rawPayload: { externalId, markText: options.markText ?? 'ACME' },
+          publishedAt: options.publishedAt ?? null,
+          opposition: options.opposition ?? null,
         },
-        alertId,
+        {
+          alertId,
+          severity: options.severity ?? 'medium',
+          rationale: options.rationale ?? '**Severity: medium.** Made by a test factory.',
+        },
       );
       if (created === null) throw new Error(`hit ${externalId} already exists for ${watchId}`);
       return created;

@@ -345,7 +345,7 @@ describe('GET /alerts after each kind of write: the next request shows it', () =
 
   it('any other statement on the alerts table', async () => {
     const id = await server.make.makeAlert(watchId);
-    assert.equal(find(await kept(), id)?.severity, null);
+    assert.equal(find(await kept(), id)?.severity, 'medium');
     await server.db.query(`UPDATE alerts SET severity = 'high' WHERE id = $1`, [id]);
     assert.equal(find(await list(), id)?.severity, 'high');
   });

@@ -48,10 +48,12 @@ describe('alerts: happy paths', () => {
     assert.equal(alert.id, alertId);
     assert.equal(alert.watchId, watch.id);
     assert.equal(alert.state, 'unread');
-    assert.equal(alert.severity, null);
-    assert.equal(alert.rationale, null);
-    assert.equal(alert.rationaleAt, null);
+    assert.equal(alert.severity, 'medium');
+    assert.match(alert.rationale, /^\*\*Severity: medium\.\*\*/);
+    assert.match(alert.rationaleAt, ISO_MS);
     assert.equal(alert.emailedAt, null);
+    assert.equal(alert.hit.publishedAt, null);
+    assert.equal(alert.hit.opposition, null);
     assert.match(alert.createdAt, ISO_MS);
     assert.match(alert.hit.id, /^hit_[0-9A-Za-z]+$/);
     assert.equal(alert.hit.entityType, 'trademark');

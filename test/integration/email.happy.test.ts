@@ -52,7 +52,12 @@ describe('alert e-mail', () => {
       key: null,
     };
     await importRecords(db, [
-      makeRecord({ markText: 'NORTHWIND', ownerName: 'Northwind Rival AG', classes: [9, 42] }),
+      makeRecord({
+        markText: 'NORTHWIND',
+        ownerName: 'Northwind Rival AG',
+        classes: [9, 42],
+        publishedAt: '2026-11-10',
+      }),
       makeRecord({ markText: 'NORTHWYND' }),
     ]);
     const watch = JSON.parse(
@@ -97,9 +102,19 @@ describe('alert e-mail', () => {
     assert.match(raw, /NORTHWYND/);
     assert.match(raw, /Northwind Rival AG/);
     assert.match(raw, /Classes: 9, 42/);
-    assert.match(raw, /Office: EM/);
+    assert.match(raw, /Office: EUIPO \(EM\), EUTM \d{9}/);
     assert.match(raw, /Filed: 2026-10-01/);
     assert.ok(raw.includes(`https://tm.example/alerts/${alert?.id}`));
+    // Severity, rationale and the opposition window, for each mark.
+    assert.match(raw, /Subject: Northwind: 2 new marks may conflict \(2 high\)/);
+    assert.equal(raw.match(/\n {2}Severity: high\r?\n/g)?.length, 2);
+    assert.match(raw, /Published for opposition: 2026-11-10/);
+    assert.match(raw, /Opposition: closes in \d+ days? \(2027-02-10\)/);
+    assert.match(raw, /Published for opposition: not published by this source/);
+    assert.match(raw, /Opposition: not known/);
+    assert.match(raw, /Why:\r?\n {4}Severity: high\. The texts are the same to the eye\./);
+    assert.match(raw, /The spelling differs from the watched brand by 1 letter: NORTHWYND against NORTHWIND \(I replaced by Y \(7th letter\)\)/);
+    assert.match(raw, /EUIPO: 3 months from publication/);
   });
 
   it('emailedAt is set on every alert of the message once the server accepted it, not before', async () => {

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { listMigrations, migrate } from '../../src/data/migrate.ts';
-import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
+import {
+  alertListChanges,
+  insertAlertBefore008,
+  ownerWithAlerts,
+} from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 
@@ -22,7 +26,7 @@ describe('migrations: upgrading a database with data', () => {
 
     const make = factories(db);
     const { watchId } = await ownerWithAlerts(db, 0);
-    const oldAlert = await make.makeAlert(watchId, { markText: 'ACME ONE' });
+    const oldAlert = await insertAlertBefore008(db, watchId, { markText: 'ACME ONE' });
     await db.query(
       `UPDATE alerts SET state = 'read', emailed_at = '2026-11-02T08:00:00.5Z' WHERE id = $1`,
       [oldAlert],
@@ -63,6 +67,10 @@ describe('migrations: upgrading a database with data', () => {
       ...a,
       id: null,
       createdAt: null,
+      // Assessed by the upgrade (008) for the older one, given by the factory for the newer one.
+      severity: null,
+      rationale: null,
+      rationaleAt: null,
       hit: {
         ...(a.hit as object),
         id: null,
@@ -88,7 +96,7 @@ describe('migrations: 007 on a database that holds alerts', () => {
     const { db } = database;
     const before007 = listMigrations().filter((m) => m.version < '007');
     for (const migration of before007) await db.exec(migration.sql);
-    const withAlerts = await ownerWithAlerts(db, 2);
+    const withAlerts = await ownerWithAlerts(db, 2, { before008: true });
     const without = await factories(db).makeUser();
     const alertId = withAlerts.alertIds[0];
 
@@ -98,11 +106,73 @@ describe('migrations: 007 on a database that holds alerts', () => {
     for (const migration of before007) {
       await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
     }
-    assert.deepEqual(await migrate(db), ['007_alert_list_versions']);
+    assert.deepEqual(await migrate(db), ['007_alert_list_versions', '008_alert_assessment']);
 
-    assert.equal(await alertListChanges(db, withAlerts.ownerId), 1);
+    // 007 starts the owner at 1; 008 then assesses the two alerts (a real change of both, in the
+    // same upgrade), which raises it once more.
+    assert.equal(await alertListChanges(db, withAlerts.ownerId), 2);
     assert.equal(await alertListChanges(db, without.id), 0);
     await db.query(`UPDATE alerts SET state = 'read' WHERE id = $1`, [alertId]);
-    assert.equal(await alertListChanges(db, withAlerts.ownerId), 2);
+    assert.equal(await alertListChanges(db, withAlerts.ownerId), 3);
+  });
+});
+
+describe('migrations: 008 on a database that holds alerts and marks', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('assesses every alert recorded before it, re-keys the mirror, and makes severity required', async () => {
+    const { db } = database;
+    const before008 = listMigrations().filter((m) => m.version < '008');
+    for (const migration of before008) await db.exec(migration.sql);
+    await db.query(
+      'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const migration of before008) {
+      await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+    }
+    // The watch is "Acme" in class 9 for DE: ACME is identical, ACMEE RUNNING a near form inside a
+    // longer mark, NORTHWIND is not similar at all today (the watch was renamed, say).
+    const { watchId } = await ownerWithAlerts(db, 0);
+    const identical = await insertAlertBefore008(db, watchId, { markText: 'ACME' });
+    const unrelated = await insertAlertBefore008(db, watchId, { markText: 'NORTHWIND' });
+    // A record of the mirror as version 3 keyed it: no anchors.
+    await db.query(
+      `INSERT INTO marks (source_code, external_id, mark_text, owner_name, owner_country_code,
+                          jurisdiction, designations, filed_at, status, classes, raw_payload,
+                          norm_text, compact_text, compact_len, tokens, sound_codes)
+       VALUES ('global_trademark_database', 'EM500000018000001', 'ZEROFLUSHNET', 'Z Ltd', 'GB',
+               'EM', '{}', '2026-10-01', 'filed', '{9}', '{}', 'ZEROFLUSHNET', 'ZEROFLUSHNET', 12,
+               '{ZEROFLUSHNET,ZEROFIUSHNET}', '{SRFLXNT}')`,
+    );
+
+    assert.deepEqual(await migrate(db), ['008_alert_assessment']);
+
+    const rows = await db.query<{ id: string; severity: string; rationale: string; json: string }>(
+      'SELECT id, severity, rationale, api_json AS json FROM alerts ORDER BY id',
+    );
+    assert.equal(rows.length, 2);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const same = byId.get(identical);
+    const gone = byId.get(unrelated);
+    assert.equal(same?.severity, 'high');
+    assert.match(same?.rationale ?? '', /the watched brand written differently .* both read `ACME`/);
+    assert.match(same?.rationale ?? '', /Shared Nice class: 9 \(scientific and electronic/);
+    assert.equal(gone?.severity, 'low');
+    assert.match(gone?.rationale ?? '', /earlier version of the matching rules/);
+    const json = JSON.parse(same?.json ?? '{}');
+    assert.equal(json.severity, 'high', 'the API JSON is rebuilt');
+    assert.equal(json.hit.publishedAt, null);
+    assert.equal(json.hit.opposition, null);
+
+    const [mark] = await db.query<{ tokens: string[] }>('SELECT tokens FROM marks');
+    assert.ok(mark?.tokens.includes('<ZEROF'), 'the mirror holds the new anchor keys');
+    await assert.rejects(
+      db.query(`UPDATE alerts SET severity = NULL WHERE id = $1`, [identical]),
+      /null value in column "severity"/,
+    );
   });
 });

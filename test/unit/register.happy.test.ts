@@ -48,6 +48,7 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
       filedAt: '2024-09-24T00:00:00.000Z',
       registeredAt: null,
       expiresAt: null,
+      publishedAt: null,
       status: 'filed',
       classes: [16],
       logoUrl: null,
@@ -97,6 +98,7 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
       filedAt: '1920-09-25T00:00:00.000Z',
       registeredAt: '1921-09-20T00:00:00.000Z',
       expiresAt: null,
+      publishedAt: null,
       status: 'cancelled',
       classes: [9],
       logoUrl: null,
@@ -158,6 +160,11 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
     );
     assert.equal(before.externalId, 'US500000079366581');
     assert.equal(after.externalId, before.externalId);
+  });
+
+  test('the Official Gazette date becomes publishedAt (published-for-opposition-date)', async () => {
+    const record = onlyRecord(await readUspto('tmterminal_publication-after-79366581.xml'));
+    assert.equal(record.publishedAt, '2024-02-20T00:00:00.000Z');
   });
 
   test('a Madrid §66(a) case keeps its IR number and the owner nationality (GE, address TR)', async () => {
@@ -384,6 +391,7 @@ describe('JSON Lines: the sample file', () => {
       filedAt: '2024-06-01T18:30:00.000Z',
       registeredAt: null,
       expiresAt: null,
+      publishedAt: null,
       status: 'filed',
       classes: [9, 42],
       logoUrl: 'https://example.org/marks/quillstone.png',

@@ -4,10 +4,12 @@ import { type JsonBytes, Params } from './json-sql.ts';
 import { ownedJsonLookup } from './owned-lookup.ts';
 
 export type AlertState = 'unread' | 'read' | 'dismissed';
+export type AlertSeverity = 'low' | 'medium' | 'high';
 
 export type AlertListFilter = {
   ownerId: string;
   states?: AlertState[] | undefined;
+  severities?: AlertSeverity[] | undefined;
   watchId?: string | undefined;
   since?: string | undefined;
   after?: { createdAt: string; id: string } | undefined;
@@ -22,6 +24,13 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
       filter.states.length === 1
         ? `a.state = ${p.add(filter.states[0])}`
         : `a.state = ANY(${p.add(filter.states)}::text[])`,
+    );
+  }
+  if (filter.severities && filter.severities.length > 0) {
+    where.push(
+      filter.severities.length === 1
+        ? `a.severity = ${p.add(filter.severities[0])}`
+        : `a.severity = ANY(${p.add(filter.severities)}::text[])`,
     );
   }
   if (filter.watchId !== undefined) where.push(`a.watch_id = ${p.add(filter.watchId)}`);
@@ -106,6 +115,18 @@ export type NewHit = {
   status: string;
   classes: number[];
   rawPayload: unknown;
+  /** When the office published the record for opposition; null when the source does not say. */
+  publishedAt: string | null;
+  /** The opposition window computed when the hit was recorded (src/domain/opposition.ts). */
+  opposition: unknown;
+};
+
+/** What a new alert says about its hit (src/domain/alert-assessment.ts). */
+export type NewAlert = {
+  alertId: string;
+  severity: AlertSeverity;
+  /** Markdown. */
+  rationale: string;
 };
 
 /**
@@ -116,9 +137,9 @@ export type NewHit = {
 export async function insertHitWithAlert(
   db: Queryable,
   hit: NewHit,
-  alertId: string,
+  alert: NewAlert,
 ): Promise<string | null> {
-  const [created] = await insertHitsWithAlerts(db, [{ ...hit, alertId }]);
+  const [created] = await insertHitsWithAlerts(db, [{ ...hit, ...alert }]);
   return created?.alertId ?? null;
 }
 
@@ -129,7 +150,7 @@ export async function insertHitWithAlert(
  */
 export async function insertHitsWithAlerts(
   db: Queryable,
-  hits: (NewHit & { alertId: string })[],
+  hits: (NewHit & NewAlert)[],
 ): Promise<{ hitId: string; alertId: string }[]> {
   if (hits.length === 0) return [];
   return db.query<{ hitId: string; alertId: string }>(
@@ -138,23 +159,25 @@ export async function insertHitsWithAlerts(
          id text, "watchId" text, "sourceCode" text, "externalId" text, "entityType" text,
          "displayName" text, "ownerName" text, "ownerCountryCode" text, jurisdiction text,
          "filedAt" timestamptz, "registeredAt" timestamptz, "expiresAt" timestamptz, status text,
-         classes integer[], "rawPayload" jsonb, "alertId" text)
+         classes integer[], "rawPayload" jsonb, "publishedAt" timestamptz, opposition jsonb,
+         "alertId" text, severity text, rationale text)
      ),
      new_hits AS (
        INSERT INTO hits (id, watch_id, source_code, external_id, entity_type, display_name,
                          owner_name, owner_country_code, jurisdiction, filed_at, registered_at,
-                         expires_at, status, classes, raw_payload)
+                         expires_at, status, classes, raw_payload, published_at, opposition)
        SELECT id, "watchId", "sourceCode", "externalId", "entityType", "displayName", "ownerName",
               "ownerCountryCode", jurisdiction, "filedAt", "registeredAt", "expiresAt", status,
-              classes, "rawPayload"
+              classes, "rawPayload", "publishedAt", opposition
          FROM input
        ON CONFLICT ON CONSTRAINT hits_watch_source_external_key DO NOTHING
        RETURNING id, watch_id
      )
      -- Read through new_hits: each alert is written after its hit, which its JSON is built from
      -- (migration 004).
-     INSERT INTO alerts (id, watch_id, hit_id, owner_id)
-     SELECT i."alertId", new_hits.watch_id, new_hits.id, w.owner_id
+     INSERT INTO alerts (id, watch_id, hit_id, owner_id, severity, rationale, rationale_at)
+     SELECT i."alertId", new_hits.watch_id, new_hits.id, w.owner_id, i.severity, i.rationale,
+            now_ms()
        FROM new_hits
        JOIN input i ON i.id = new_hits.id
        JOIN watches w ON w.id = new_hits.watch_id

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ALERT_STATES, type AlertService } from '../../domain/alerts.ts';
+import {
+  ALERT_SEVERITIES,
+  ALERT_STATES,
+  type AlertService,
+  type AlertSeverity,
+} from '../../domain/alerts.ts';
 import { principalOf } from '../authenticate.ts';
 import { cursorParam, isoInstantParam, limitParam } from '../query.ts';
 import { sendData, sendJson } from '../reply.ts';
@@ -9,6 +14,10 @@ import { AlertSchema, dataOf, errorResponses, idParams, listOf } from '../schema
 import { withValidationOptions } from '../validation.ts';
 
 const stateEnum = z.enum(ALERT_STATES, { error: 'Expected one of unread, read, dismissed.' });
+
+const SEVERITY_LIST = new RegExp(
+  `^(${ALERT_SEVERITIES.join('|')})(,(${ALERT_SEVERITIES.join('|')}))*$`,
+);
 
 const listQuery = z.object({
   limit: limitParam,
@@ -18,6 +27,15 @@ const listQuery = z.object({
     .transform((value) => (Array.isArray(value) ? value : [value]))
     .optional()
     .meta({ description: 'Repeat to match any of several states.' }),
+  severity: z
+    .string()
+    .regex(SEVERITY_LIST, { error: 'Expected high, medium or low, or a comma list of them.' })
+    .transform((value) => value.split(',') as AlertSeverity[])
+    .optional()
+    .meta({
+      description:
+        'Only alerts of these severities: one of high, medium, low, or a comma list (`high,medium`). An extension beyond the v1 text.',
+    }),
   watchId: z.string().optional(),
   since: isoInstantParam.optional().meta({
     description:
@@ -52,6 +70,7 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
         limit: query.limit,
         cursor: query.cursor,
         states: query.state,
+        severities: query.severity,
         watchId: query.watchId,
         since: query.since,
       });

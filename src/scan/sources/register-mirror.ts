@@ -19,6 +19,7 @@ const RECORD_COLUMNS = `m.external_id AS "externalId", m.mark_text AS "markText"
   m.owner_name AS "ownerName", m.owner_country_code AS "ownerCountryCode",
   m.jurisdiction, m.designations, iso_ms(m.filed_at) AS "filedAt",
   iso_ms(m.registered_at) AS "registeredAt", iso_ms(m.expires_at) AS "expiresAt",
+  iso_ms(m.published_at) AS "publishedAt",
   m.status, m.classes, m.logo_url AS "logoUrl", m.raw_payload AS "rawPayload"`;
 
 /**
@@ -219,6 +220,7 @@ export function createRegisterMirror(): SourceAdapter {
         status: record.status,
         classes: record.classes,
         rawPayload: record.rawPayload,
+        publishedAt: record.publishedAt,
       };
     },
   };

@@ -20,5 +20,5 @@ export interface SourceAdapter {
   findCandidates(db: Db, watch: PreparedWatch, range: SeqRange): Promise<CandidateRecord[]>;
   /** The record with this source id, if any (logoSt13 lookups, D3). */
   findByExternalId(db: Queryable, externalId: string): Promise<CandidateRecord | null>;
-  toHit(record: CandidateRecord): Omit<NewHit, 'id' | 'watchId'>;
+  toHit(record: CandidateRecord): Omit<NewHit, 'id' | 'watchId' | 'opposition'>;
 }

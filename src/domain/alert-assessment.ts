@@ -1,0 +1,338 @@
+// What an alert says about its conflict: the severity, a rationale a lawyer can paste into a
+// report (Markdown, and the same text plain for e-mail), and the opposition window. Built from the
+// matching decision when a scan records the hit. Pure: no I/O, no clock (the caller passes `now`
+// only where a sentence depends on it).
+import type { Decision, PreparedWatch, Reason } from '../matching/decide.ts';
+import { describeEdits, lookalikePairs, respellingsBetween } from '../matching/explain.ts';
+import { niceClassHeading } from '../matching/nice-classes.ts';
+import { analyzeMark } from '../matching/normalize.ts';
+import { assessSeverity, type Severity } from '../matching/severity.ts';
+import { officeReference } from '../register/office-links.ts';
+import { type OppositionWindow, oppositionWindow } from './opposition.ts';
+
+/** The register record as the assessment reads it (a CandidateRecord, or a hit's snapshot). */
+export type AssessedRecord = {
+  externalId: string;
+  markText: string;
+  ownerName: string | null;
+  ownerCountryCode: string | null;
+  jurisdiction: string;
+  designations: readonly string[];
+  filedAt: string | null;
+  status: string | null;
+  classes: readonly number[];
+  publishedAt: string | null;
+};
+
+export type Assessment = {
+  severity: Severity;
+  /** Markdown: register text only inside code spans, so it can never become a link or HTML. */
+  rationale: string;
+  /** The same sentences as plain text (alert e-mail). */
+  rationalePlain: string;
+  opposition: OppositionWindow | null;
+};
+
+/** A piece of a sentence: our words, or text from the register (a mark, an owner), or a link. */
+type Piece = string | { literal: string } | { link: string; text: string };
+type Block = { heading?: string; pieces: Piece[] } | { heading: string; items: Piece[][] };
+
+const lit = (text: string): Piece => ({ literal: text });
+
+/**
+ * Register text as a Markdown code span: nothing inside a code span is parsed, so `<script>`,
+ * `[x](javascript:…)` or `![](…)` stay text. Line breaks and other control characters become
+ * spaces; the fence is one backtick longer than the longest run of backticks inside.
+ */
+export function codeSpan(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+function markdownOf(pieces: readonly Piece[]): string {
+  return pieces
+    .map((p) =>
+      typeof p === 'string' ? p : 'literal' in p ? codeSpan(p.literal) : `[${p.text}](${p.link})`,
+    )
+    .join('');
+}
+
+function plainOf(pieces: readonly Piece[]): string {
+  return pieces
+    .map((p) =>
+      typeof p === 'string'
+        ? p
+        : 'literal' in p
+          ? // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+            p.literal.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim()
+          : `${p.text}: ${p.link}`,
+    )
+    .join('');
+}
+
+function render(blocks: readonly Block[], of: (pieces: readonly Piece[]) => string, md: boolean) {
+  return blocks
+    .map((b) => {
+      const head = b.heading === undefined ? '' : md ? `**${b.heading}.** ` : `${b.heading}. `;
+      if ('items' in b) {
+        const items = b.items.map((i) => `- ${of(i)}`).join('\n');
+        return md ? `**${b.heading}**\n\n${items}` : `${b.heading}:\n${items}`;
+      }
+      return head + of(b.pieces);
+    })
+    .join('\n\n');
+}
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function position(at: number, of: number): string {
+  if (of <= 1) return '';
+  if (at === 0) return ', at the start of the mark';
+  return `, word ${at + 1} of ${of}`;
+}
+
+/** One sentence (as pieces) per text rule that fired, with its concrete evidence. */
+function ruleEvidence(p: PreparedWatch, mark: string, r: Reason): Piece[] | null {
+  const brand = lit(p.name);
+  const m = analyzeMark(mark);
+  switch (r.kind) {
+    case 'exact':
+      return ['The mark is identical to the watched brand ', brand, '.'];
+    case 'normalized':
+      return [
+        'The mark is the watched brand written differently (case, spacing, punctuation or accents): both read ',
+        lit(r.normalized),
+        '.',
+      ];
+    case 'confusable': {
+      const pairs = lookalikePairs(p.brand.plainCompact, m.plainCompact);
+      return [
+        'The mark looks the same as the watched brand once look-alike characters are read as the letters they imitate',
+        pairs.length > 0 ? ` (${pairs.join(', ')})` : '',
+        ': both read ',
+        lit(r.folded),
+        '.',
+      ];
+    }
+    case 'edit_distance': {
+      const [a, b] = r.texts;
+      return [
+        `The spelling differs from the watched brand by ${r.distance} letter${r.distance > 1 ? 's' : ''}: `,
+        lit(b),
+        ' against ',
+        lit(a),
+        ` (${describeEdits(a, b)}).`,
+      ];
+    }
+    case 'phonetic': {
+      const respelt = respellingsBetween(p.brand.letters, m.letters);
+      return [
+        'The mark sounds like the watched brand: ',
+        lit(m.letters),
+        ' and ',
+        lit(p.brand.letters),
+        ` are pronounced alike${respelt.length > 0 ? ` (reading ${respelt.join(', ')})` : ''}; both reduce to the spelling skeleton `,
+        lit(r.skeletons[1]),
+        ` and share the Double Metaphone code ${r.code}.`,
+      ];
+    }
+    case 'contains_brand':
+      return [
+        'The mark contains the watched brand as whole word(s): ',
+        lit(r.words.join(' ')),
+        `${position(r.at, r.of)}.`,
+      ];
+    case 'contained_in_brand':
+      return [
+        'The whole mark is a distinctive part of the watched brand: ',
+        lit(r.words.join(' ')),
+        ' of ',
+        brand,
+        '.',
+      ];
+    case 'affix':
+      return r.side === 'mark'
+        ? [
+            'The mark is the watched brand with ',
+            describeAffix(r.prefix, r.suffix),
+            ' added.',
+          ]
+        : ['The watched brand is the mark with ', describeAffix(r.prefix, r.suffix), ' added.'];
+    case 'fused':
+      return [
+        'The mark writes the watched brand together with another word: ',
+        lit(r.word),
+        r.side === 'start' ? ' is the brand followed by ' : ' is ',
+        lit(r.rest),
+        r.side === 'start' ? '' : ' followed by the brand',
+        `${position(r.at, r.of)}.`,
+      ];
+    case 'near_inside': {
+      const evidence =
+        r.how === 'plural'
+          ? 'the brand in the plural'
+          : r.how === 'sound'
+            ? 'a form that sounds like the brand'
+            : `a form one letter away from the brand (${describeEdits(p.brand.compact, r.form)})`;
+      return [
+        'The mark holds ',
+        evidence,
+        ': ',
+        lit(r.words.join(' ')),
+        `${position(r.at, r.of)}.`,
+      ];
+    }
+    case 'reordered':
+      return [
+        r.inOrder
+          ? 'The mark has every word of the watched brand in order, with other words between them: '
+          : 'The mark has every word of the watched brand, in another order: ',
+        lit(r.words.join(' ')),
+        '.',
+      ];
+    default:
+      return null;
+  }
+}
+
+function describeAffix(prefix: string, suffix: string): string {
+  const parts: string[] = [];
+  if (prefix !== '') parts.push(`the prefix ${prefix}`);
+  if (suffix !== '') parts.push(`the suffix ${suffix}`);
+  return parts.join(' and ');
+}
+
+const dateOf = (iso: string | null) => (iso === null ? null : iso.slice(0, 10));
+
+/** The office name of a jurisdiction, for sentences ("the EUIPO (EM) record"). */
+const OFFICE_NAMES: Readonly<Record<string, string>> = {
+  US: 'USPTO',
+  EM: 'EUIPO',
+  WO: 'WIPO (Madrid)',
+  GB: 'UKIPO',
+  CA: 'CIPO',
+  AU: 'IP Australia',
+  CN: 'CNIPA',
+  DE: 'DPMA',
+  BX: 'BOIP (Benelux)',
+  OA: 'OAPI',
+  AP: 'ARIPO',
+};
+
+export function officeName(jurisdiction: string): string {
+  return OFFICE_NAMES[jurisdiction] ?? `the ${jurisdiction} office`;
+}
+
+/**
+ * The opposition sentence: the window, or why there is none. Also used by the e-mail and the
+ * dashboard, which add "closes in N days".
+ */
+export function oppositionSentence(
+  jurisdiction: string,
+  publishedAt: string | null,
+  window: OppositionWindow | null,
+): string {
+  if (window !== null) {
+    const ext =
+      window.extendableUntil === null ? '' : `, extendable on request to ${window.extendableUntil}`;
+    return `The opposition period at the ${window.office} closes on ${window.closesAt}${ext} (published for opposition on ${dateOf(publishedAt)}). ${window.rule}`;
+  }
+  const result = oppositionWindow(jurisdiction, publishedAt);
+  if (result.window === null && result.reason === 'no_opposition_at_office') {
+    return 'There is no opposition at WIPO itself: each office the international registration designates applies its own period from its own publication, which this record does not give.';
+  }
+  if (result.window === null && result.reason === 'unknown_office') {
+    return `The opposition period of ${officeName(jurisdiction)} is not known to this service.`;
+  }
+  return 'The source gives no publication date for opposition, so the opposition window is not known.';
+}
+
+/** The severity, rationale and opposition window of a conflict the decision accepted. */
+export function assessAlert(
+  p: PreparedWatch,
+  record: AssessedRecord,
+  decision: Decision,
+): Assessment {
+  const severity = assessSeverity(p, decision.reasons);
+  const { window } = oppositionWindow(record.jurisdiction, record.publishedAt);
+  const blocks: Block[] = [];
+  blocks.push({ heading: `Severity: ${severity.severity}`, pieces: [`${capital(severity.why)}.`] });
+  const items = decision.reasons
+    .map((r) => ruleEvidence(p, record.markText, r))
+    .filter((i): i is Piece[] => i !== null);
+  if (items.length === 0) {
+    items.push([
+      'Raised by an earlier version of the matching rules; the current rules find no text similarity between ',
+      lit(record.markText),
+      ' and ',
+      lit(p.name),
+      '.',
+    ]);
+  }
+  blocks.push({ heading: 'Why it was raised', items });
+
+  const shared = decision.reasons.find((r) => r.kind === 'class_overlap');
+  if (shared !== undefined && shared.kind === 'class_overlap') {
+    const list = shared.classes
+      .map((c) => `${c} (${niceClassHeading(c) ?? 'unknown class'})`)
+      .join('; ');
+    blocks.push({
+      heading: 'Goods and services',
+      pieces: [`Shared Nice class${shared.classes.length > 1 ? 'es' : ''}: ${list}.`],
+    });
+  } else if (record.classes.length === 0) {
+    blocks.push({
+      heading: 'Goods and services',
+      pieces: ['The source gives no Nice classes for this record.'],
+    });
+  }
+  const territory = decision.reasons.find((r) => r.kind === 'territory');
+  const office = `${officeName(record.jurisdiction)} (${record.jurisdiction})`;
+  if (territory !== undefined && territory.kind === 'territory') {
+    const through =
+      record.jurisdiction === 'WO' && record.designations.length > 0
+        ? ` through its designation of ${record.designations.join(', ')}`
+        : '';
+    blocks.push({
+      heading: 'Territory',
+      pieces: [
+        `The ${office} record covers the watched ${territory.designations.length > 1 ? 'designations' : 'designation'} ${territory.designations.join(', ')}${through}.`,
+      ],
+    });
+  }
+  const ref = officeReference(record.externalId);
+  const facts: Piece[] = [ref === null ? `Record ${record.externalId}` : `${ref.label} ${ref.number}`];
+  facts.push(
+    record.filedAt === null
+      ? ', filing date not published by this source'
+      : `, filed ${dateOf(record.filedAt)}`,
+  );
+  facts.push(record.status === null ? ', status not published by this source' : `, status ${record.status}`);
+  if (record.ownerName === null) facts.push(', owner not published by this source.');
+  else {
+    facts.push(', owner ', lit(record.ownerName));
+    facts.push(
+      record.ownerCountryCode === null || record.ownerCountryCode === 'XX'
+        ? '.'
+        : ` (${record.ownerCountryCode}).`,
+    );
+  }
+  blocks.push({ heading: 'The record', pieces: facts });
+  blocks.push({
+    heading: 'Opposition',
+    pieces: [oppositionSentence(record.jurisdiction, record.publishedAt, window)],
+  });
+  if (ref !== null) {
+    blocks.push({ heading: 'Public record', pieces: [{ link: ref.url, text: ref.site }] });
+  }
+  return {
+    severity: severity.severity,
+    rationale: render(blocks, markdownOf, true),
+    rationalePlain: render(blocks, plainOf, false),
+    opposition: window,
+  };
+}

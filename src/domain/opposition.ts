@@ -1,0 +1,128 @@
+// The opposition window of a published trade mark application: until when third parties may
+// oppose it at its office. One table of office rules, each with its legal source; pure functions.
+//
+// Dates are calendar dates: the last day on which a notice of opposition (or a request to extend
+// the period) can be filed. Offices usually move a period that ends on a day they are closed to
+// the next working day; closures are not modelled, so a date here may be a day early in that case.
+// A period of months ends on the same day of the month as the publication, or on the month's last
+// day when that month is shorter.
+
+export type OppositionWindow = {
+  /** The office that decides oppositions against this record. */
+  office: string;
+  /** Last day of the opposition period, YYYY-MM-DD. */
+  closesAt: string;
+  /** Last day to which the period can be extended on request, YYYY-MM-DD; null when it cannot be, or when the office sets no fixed limit. */
+  extendableUntil: string | null;
+  /** The rule in one sentence, with its source. */
+  rule: string;
+};
+
+type Period = { days: number } | { months: number };
+
+type OfficeRule = {
+  office: string;
+  period: Period;
+  /** The furthest extension, counted from publication; null: none, or no fixed limit. */
+  extendable: Period | null;
+  rule: string;
+};
+
+/**
+ * The offices whose rule is known, by ST.3 code of the record's jurisdiction. Another rule must
+ * not be added without its primary source in the `rule` text.
+ */
+export const OPPOSITION_RULES: Readonly<Record<string, OfficeRule>> = {
+  US: {
+    office: 'USPTO',
+    period: { days: 30 },
+    extendable: { days: 180 },
+    rule:
+      'USPTO: 30 days from publication in the Official Gazette; extensions on request (30 days without cause, 90 days for good cause, then 60 more) never beyond 180 days from publication (15 U.S.C. §1063(a); 37 CFR §2.102(c); TBMP §202–§211).',
+  },
+  EM: {
+    office: 'EUIPO',
+    period: { months: 3 },
+    extendable: null,
+    rule: 'EUIPO: 3 months from publication of the application, not extendable (EUTMR, Regulation (EU) 2017/1001, Art. 46(1)).',
+  },
+  GB: {
+    office: 'UKIPO',
+    period: { months: 2 },
+    extendable: { months: 3 },
+    rule: 'UKIPO: 2 months from publication, extendable to 3 months by filing form TM7A (notice of threatened opposition) within the first 2 months.',
+  },
+  CA: {
+    office: 'CIPO',
+    period: { months: 2 },
+    extendable: null,
+    rule: 'CIPO: 2 months from advertisement; extensions may be granted on request, with no fixed limit for national applications (Madrid applications: at most 4 months in all) (Trademarks Act s.38(1); Trademarks Regulations s.125).',
+  },
+  AU: {
+    office: 'IP Australia',
+    period: { months: 2 },
+    extendable: null,
+    rule: 'IP Australia: 2 months from advertisement of acceptance; an extension is possible only in limited circumstances (Trade Marks Act 1995 s.52; Trade Marks Regulations 1995 Part 5).',
+  },
+  CN: {
+    office: 'CNIPA',
+    period: { months: 3 },
+    extendable: null,
+    rule: 'CNIPA: 3 months from publication of the preliminary approval, not extendable (PRC Trademark Law Art. 33).',
+  },
+  DE: {
+    office: 'DPMA',
+    period: { months: 3 },
+    extendable: null,
+    rule: 'DPMA: 3 months from publication of the registration (opposition follows registration), not extendable (MarkenG §42(1)).',
+  },
+};
+
+/** Why a record has no opposition window. */
+export type NoOppositionReason = 'no_publication_date' | 'no_opposition_at_office' | 'unknown_office';
+
+export type OppositionResult =
+  | { window: OppositionWindow }
+  | { window: null; reason: NoOppositionReason };
+
+/** `2024-01-31` + 1 month → `2024-02-29`; + 30 days → `2024-03-01`. UTC calendar arithmetic. */
+export function addPeriod(date: string, period: Period): string {
+  const [y, m, d] = date.slice(0, 10).split('-').map(Number) as [number, number, number];
+  if ('days' in period) {
+    return new Date(Date.UTC(y, m - 1, d + period.days)).toISOString().slice(0, 10);
+  }
+  const month = m - 1 + period.months;
+  const last = new Date(Date.UTC(y, month + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, month, Math.min(d, last))).toISOString().slice(0, 10);
+}
+
+/**
+ * The opposition window of a record of `jurisdiction` published at `publishedAt` (ISO date or
+ * date-time, or null). WIPO itself has no opposition: each office a Madrid registration designates
+ * applies its own period from its own publication, which the international record does not give.
+ */
+export function oppositionWindow(
+  jurisdiction: string,
+  publishedAt: string | null,
+): OppositionResult {
+  const office = jurisdiction.toUpperCase();
+  if (office === 'WO') return { window: null, reason: 'no_opposition_at_office' };
+  const rule = OPPOSITION_RULES[office];
+  if (rule === undefined) return { window: null, reason: 'unknown_office' };
+  if (publishedAt === null) return { window: null, reason: 'no_publication_date' };
+  return {
+    window: {
+      office: rule.office,
+      closesAt: addPeriod(publishedAt, rule.period),
+      extendableUntil: rule.extendable === null ? null : addPeriod(publishedAt, rule.extendable),
+      rule: rule.rule,
+    },
+  };
+}
+
+/** Whole days from `now` until the end of the day `closesAt` (UTC); negative once it has passed. */
+export function daysUntilClose(closesAt: string, now: Date): number {
+  const end = Date.parse(`${closesAt}T23:59:59.999Z`);
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return end < now.getTime() ? -1 : Math.floor((end - today) / 86_400_000);
+}
