@@ -39,6 +39,7 @@ import { connectPostgres, type Db, openDb } from '../src/data/db.ts';
 import { migrate } from '../src/data/migrate.ts';
 import { highestChangeSeq } from '../src/data/repositories/marks.ts';
 import { createLogger } from '../src/logger.ts';
+import { bandThreshold } from '../src/matching/candidates.ts';
 import {
   decideConflictPrepared,
   type PreparedWatch,
@@ -46,7 +47,6 @@ import {
 } from '../src/matching/decide.ts';
 import { importRecordFiles } from '../src/register/import.ts';
 import { createScanner } from '../src/scan/scanner.ts';
-import { bandThreshold } from '../src/matching/candidates.ts';
 import { CANDIDATE_SETTINGS } from '../src/scan/sources/register-mirror.ts';
 import {
   type BaselineWatch,

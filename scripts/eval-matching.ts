@@ -25,13 +25,13 @@ import {
   variantGenerators,
   vocabularyOf,
 } from '../bench/lib/variants.ts';
+import { retrieves, watchTokens } from '../src/matching/candidates.ts';
 import {
   decideConflictPrepared,
   type PreparedWatch,
   prepareWatch,
   type RecordInput,
 } from '../src/matching/decide.ts';
-import { retrieves, watchTokens } from '../src/matching/candidates.ts';
 import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
 import { trigrams } from '../src/matching/similarity.ts';
 

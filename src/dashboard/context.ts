@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../data/db.ts';
 import type { AccountService } from '../domain/accounts.ts';
 import type { AlertService } from '../domain/alerts.ts';
+import type { Clock } from '../domain/clock.ts';
 import { TIER_LABEL } from '../domain/plans.ts';
 import type { WatchService } from '../domain/watches.ts';
 import type { SafeHtml } from './html.ts';
@@ -33,6 +34,8 @@ export type DashboardServices = {
   alerts: AlertService;
   sessions: SessionService;
   signIn: SignInService;
+  /** "Opposition closes in N days" is counted from its now. */
+  clock: Clock;
 };
 
 /** The session of a route behind `dashboard: 'user'`. */

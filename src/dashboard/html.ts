@@ -1,3 +1,5 @@
+import { renderMarkdown } from '../markdown.ts';
+
 /**
  * HTML that is safe to send: built only by the `html` tag below, which escapes every
  * interpolated value unless it is itself SafeHtml. There is deliberately no way to mark an
@@ -45,6 +47,15 @@ function render(value: HtmlValue): string {
   if (value === null || value === undefined || value === false) return '';
   if (Array.isArray(value)) return value.map(render).join('');
   return escapeHtml(String(value));
+}
+
+/**
+ * Markdown the service stored (an alert's rationale) as HTML: the one other way SafeHtml is made.
+ * The renderer escapes all raw HTML and refuses unsafe link URLs (src/markdown.ts), so what comes
+ * out is markup the renderer wrote around escaped text.
+ */
+export function markdown(source: string): SafeHtml {
+  return new SafeHtml(MINT, renderMarkdown(source));
 }
 
 /** Tagged template: `html\`<p>${name}</p>\`` escapes `name`; nested html`` stays as is. */

@@ -170,6 +170,7 @@ export function createDashboard(deps: DashboardDeps) {
     alerts: deps.alerts,
     sessions,
     signIn: createSignInService({ db: deps.db, clock: deps.clock }),
+    clock: deps.clock,
   };
   return {
     plugin: fp(

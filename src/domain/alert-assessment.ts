@@ -156,11 +156,7 @@ function ruleEvidence(p: PreparedWatch, mark: string, r: Reason): Piece[] | null
       ];
     case 'affix':
       return r.side === 'mark'
-        ? [
-            'The mark is the watched brand with ',
-            describeAffix(r.prefix, r.suffix),
-            ' added.',
-          ]
+        ? ['The mark is the watched brand with ', describeAffix(r.prefix, r.suffix), ' added.']
         : ['The watched brand is the mark with ', describeAffix(r.prefix, r.suffix), ' added.'];
     case 'fused':
       return [
@@ -305,13 +301,18 @@ export function assessAlert(
     });
   }
   const ref = officeReference(record.externalId);
-  const facts: Piece[] = [ref === null ? `Record ${record.externalId}` : `${ref.label} ${ref.number}`];
+  const facts: Piece[] = [
+    lit(record.markText),
+    ref === null ? `, record ${record.externalId}` : `, ${ref.label} ${ref.number}`,
+  ];
   facts.push(
     record.filedAt === null
       ? ', filing date not published by this source'
       : `, filed ${dateOf(record.filedAt)}`,
   );
-  facts.push(record.status === null ? ', status not published by this source' : `, status ${record.status}`);
+  facts.push(
+    record.status === null ? ', status not published by this source' : `, status ${record.status}`,
+  );
   if (record.ownerName === null) facts.push(', owner not published by this source.');
   else {
     facts.push(', owner ', lit(record.ownerName));

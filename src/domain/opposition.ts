@@ -37,8 +37,7 @@ export const OPPOSITION_RULES: Readonly<Record<string, OfficeRule>> = {
     office: 'USPTO',
     period: { days: 30 },
     extendable: { days: 180 },
-    rule:
-      'USPTO: 30 days from publication in the Official Gazette; extensions on request (30 days without cause, 90 days for good cause, then 60 more) never beyond 180 days from publication (15 U.S.C. §1063(a); 37 CFR §2.102(c); TBMP §202–§211).',
+    rule: 'USPTO: 30 days from publication in the Official Gazette; extensions on request (30 days without cause, 90 days for good cause, then 60 more) never beyond 180 days from publication (15 U.S.C. §1063(a); 37 CFR §2.102(c); TBMP §202–§211).',
   },
   EM: {
     office: 'EUIPO',
@@ -79,7 +78,10 @@ export const OPPOSITION_RULES: Readonly<Record<string, OfficeRule>> = {
 };
 
 /** Why a record has no opposition window. */
-export type NoOppositionReason = 'no_publication_date' | 'no_opposition_at_office' | 'unknown_office';
+export type NoOppositionReason =
+  | 'no_publication_date'
+  | 'no_opposition_at_office'
+  | 'unknown_office';
 
 export type OppositionResult =
   | { window: OppositionWindow }
@@ -125,4 +127,20 @@ export function daysUntilClose(closesAt: string, now: Date): number {
   const end = Date.parse(`${closesAt}T23:59:59.999Z`);
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return end < now.getTime() ? -1 : Math.floor((end - today) / 86_400_000);
+}
+
+/**
+ * "closes in 12 days (2026-12-07)", "closes today (…)", "closed on …", or why it is not known. The same
+ * words in the e-mail and the dashboard.
+ */
+export function oppositionStatus(opposition: OppositionWindow | null, now: Date): string {
+  if (opposition === null) return 'not known (see the rationale)';
+  const days = daysUntilClose(opposition.closesAt, now);
+  const until =
+    opposition.extendableUntil === null
+      ? ''
+      : `; extendable on request to ${opposition.extendableUntil}`;
+  if (days < 0) return `closed on ${opposition.closesAt}${until}`;
+  if (days === 0) return `closes today (${opposition.closesAt})${until}`;
+  return `closes in ${days} day${days === 1 ? '' : 's'} (${opposition.closesAt})${until}`;
 }

@@ -1,5 +1,5 @@
 import { officeName } from '../domain/alert-assessment.ts';
-import { daysUntilClose, type OppositionWindow } from '../domain/opposition.ts';
+import { type OppositionWindow, oppositionStatus } from '../domain/opposition.ts';
 import { renderMarkdown } from '../markdown.ts';
 import { officeReference } from '../register/office-links.ts';
 
@@ -21,22 +21,6 @@ export type AlertLine = {
   rationale?: string;
   opposition: OppositionWindow | null;
 };
-
-/**
- * "closes in 12 days (2026-12-07)", "closes today (…)", "closed on …", or why it is not known. The
- * same words as the dashboard.
- */
-export function oppositionStatus(opposition: OppositionWindow | null, now: Date): string {
-  if (opposition === null) return 'not known (see the rationale)';
-  const days = daysUntilClose(opposition.closesAt, now);
-  const until =
-    opposition.extendableUntil === null
-      ? ''
-      : `; extendable on request to ${opposition.extendableUntil}`;
-  if (days < 0) return `closed on ${opposition.closesAt}${until}`;
-  if (days === 0) return `closes today (${opposition.closesAt})${until}`;
-  return `closes in ${days} day${days === 1 ? '' : 's'} (${opposition.closesAt})${until}`;
-}
 
 const SEVERITY_ORDER = { high: 0, medium: 1, low: 2 } as const;
 

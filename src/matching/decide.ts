@@ -12,10 +12,9 @@ import {
   FOLDED_COMMON_WORDS,
   FOLDED_PREFIXES,
   FOLDED_SUFFIXES,
-  type MarkAnalysis,
   LONG_ANCHOR,
-  letterRuns,
   MAX_SOUNDED_WORDS,
+  type MarkAnalysis,
   ONE_EDIT_MAX_LENGTH,
   ONE_EDIT_MIN_LENGTH,
   oneEditSearchKeys,
@@ -245,7 +244,9 @@ export function prepareWatch(watch: WatchInput): PreparedWatch {
   const codes =
     brand.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(brand.letters) : [];
   const fusedEligible =
-    brand.compact.length >= FUSED_MIN_BRAND && !allCommon(brand.folded) && /[A-Z]/.test(brand.compact);
+    brand.compact.length >= FUSED_MIN_BRAND &&
+    !allCommon(brand.folded) &&
+    /[A-Z]/.test(brand.compact);
   const anchorSize = !fusedEligible
     ? 0
     : brand.compact.length >= LONG_ANCHOR
@@ -564,7 +565,11 @@ function editReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
  * compared text (`compact`, made of `words`) with its own letters (unchanged or two neighbours
  * swapped), as one of the words when it is a word of the brand.
  */
-function keepsShortDistinctive(p: PreparedWatch, compact: string, words: readonly string[]): boolean {
+function keepsShortDistinctive(
+  p: PreparedWatch,
+  compact: string,
+  words: readonly string[],
+): boolean {
   for (const part of p.shortDistinctive) {
     const forms = withSwaps(part.text);
     const found = part.wholeWord
@@ -661,7 +666,9 @@ const WORD_ENDINGS: ReadonlySet<string> = new Set(
    ARIES ORY ITY ITIES AL ALS IC ICS ICAL ISM IST ISTS IVE IVES OUS NESS MENT MENTS ABLE IBLE LY Y
    IA IAN IANS IO IOS O OS A AS E EN ENS I IS IN INE INES INO INA ITA ITO ETTE ETTA ELLA ELLO ISH
    ISTA ISTE ISMO ISME ITE ITES ATE ATES ATED ATOR ATORS OR ORS URE URES AGE AGES EUR EUSE EURS IER
-   IERE EN UNG UNGEN HEIT KEIT LICH ISCH ERIA ERIE ERIES EE EES EY EYS IE IES`.split(/\s+/),
+   IERE EN UNG UNGEN HEIT KEIT LICH ISCH ERIA ERIE ERIES EE EES EY EYS IE IES RY RIES IUM IUMS`.split(
+    /\s+/,
+  ),
 );
 
 /**
@@ -783,7 +790,8 @@ function reorderedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
     positions.push(at);
   }
   const inOrder = positions.every((x, k) => k === 0 || x > (positions[k - 1] as number));
-  const contiguous = inOrder && (positions.at(-1) as number) - (positions[0] as number) === core.length - 1;
+  const contiguous =
+    inOrder && (positions.at(-1) as number) - (positions[0] as number) === core.length - 1;
   if (contiguous) return null;
   return {
     kind: 'reordered',

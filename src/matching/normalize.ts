@@ -501,7 +501,8 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
   // The near-form rule also hears a word, or two adjacent words, of a longer mark.
   if (n > 1 && n <= MAX_SOUNDED_WORDS) {
     for (const run of letterRuns(a.letterWords)) {
-      if (run.length >= PHONETIC_MIN_LENGTH) for (const c of wholeMarkPhoneticCodes(run)) codes.add(c);
+      if (run.length >= PHONETIC_MIN_LENGTH)
+        for (const c of wholeMarkPhoneticCodes(run)) codes.add(c);
     }
   }
   return { normalized: a.normalized, compact: a.compact, tokens: [...t], soundCodes: [...codes] };

@@ -82,7 +82,10 @@ function level(p: PreparedWatch, r: Reason, distinctive: boolean): [number, stri
         : [1, 'a near form of the brand stands inside a longer mark'];
     case 'fused':
       return distinctive && p.brand.compact.length >= LONG_BRAND
-        ? [2, `the distinctive brand of ${p.brand.compact.length} letters is written into one word with another`]
+        ? [
+            2,
+            `the distinctive brand of ${p.brand.compact.length} letters is written into one word with another`,
+          ]
         : [1, 'the brand is fused with another word, a shape that is often a different word'];
     default:
       return [0, ''];

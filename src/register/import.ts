@@ -10,7 +10,6 @@ import { matchKeys } from '../matching/normalize.ts';
 import { type ReadProgress, RecordFileError, readRecordFile } from './read-records.ts';
 import type { RegisterRecord } from './record.ts';
 
-
 export type ImportError = { file: string; line: number | null; message: string };
 
 export type ImportSummary = {

@@ -7,7 +7,11 @@ import { principalFor } from './seed.ts';
  * A new Team user with one watch and `alerts` alerts on it, as the alert list sees them;
  * `before008` writes them as the schema before migration 008 did (insertAlertBefore008).
  */
-export async function ownerWithAlerts(db: Db, alerts: number, options: { before008?: boolean } = {}) {
+export async function ownerWithAlerts(
+  db: Db,
+  alerts: number,
+  options: { before008?: boolean } = {},
+) {
   const make = factories(db);
   const user = await make.makeUser();
   const watchId = newId('wat');

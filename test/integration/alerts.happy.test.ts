@@ -65,6 +65,22 @@ describe('alerts: happy paths', () => {
     assert.deepEqual(res.body.pagination, { nextCursor: null, limit: 50 });
   });
 
+  it('severity= filters the list to one severity or a comma list of them', async () => {
+    const { auth, watch } = await alertFixture();
+    const high = await server.make.makeAlert(watch.id, { severity: 'high' });
+    const low = await server.make.makeAlert(watch.id, { severity: 'low' });
+    const ids = async (query: string) => {
+      const res = await server.request('GET', `/api/v1/alerts?${query}`, { headers: auth });
+      assert.equal(res.status, 200, query);
+      return res.body.data.map((a: { id: string }) => a.id).sort();
+    };
+    assert.deepEqual(await ids('severity=high'), [high]);
+    assert.deepEqual(await ids('severity=high,low'), [high, low].sort());
+    const bad = await server.request('GET', '/api/v1/alerts?severity=urgent', { headers: auth });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'validation_error');
+  });
+
   it('GET /alerts/{id} answers exactly the list row', async () => {
     const { auth, alertId } = await alertFixture();
     const list = await server.request('GET', '/api/v1/alerts', { headers: auth });

@@ -113,7 +113,10 @@ describe('alert e-mail', () => {
     assert.match(raw, /Published for opposition: not published by this source/);
     assert.match(raw, /Opposition: not known/);
     assert.match(raw, /Why:\r?\n {4}Severity: high\. The texts are the same to the eye\./);
-    assert.match(raw, /The spelling differs from the watched brand by 1 letter: NORTHWYND against NORTHWIND \(I replaced by Y \(7th letter\)\)/);
+    assert.match(
+      raw,
+      /The spelling differs from the watched brand by 1 letter: NORTHWYND against NORTHWIND \(I replaced by Y \(7th letter\)\)/,
+    );
     assert.match(raw, /EUIPO: 3 months from publication/);
   });
 

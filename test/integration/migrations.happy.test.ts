@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { listMigrations, migrate } from '../../src/data/migrate.ts';
-import {
-  alertListChanges,
-  insertAlertBefore008,
-  ownerWithAlerts,
-} from '../helpers/alert-lists.ts';
+import { alertListChanges, insertAlertBefore008, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 
@@ -159,7 +155,10 @@ describe('migrations: 008 on a database that holds alerts and marks', () => {
     const same = byId.get(identical);
     const gone = byId.get(unrelated);
     assert.equal(same?.severity, 'high');
-    assert.match(same?.rationale ?? '', /the watched brand written differently .* both read `ACME`/);
+    assert.match(
+      same?.rationale ?? '',
+      /the watched brand written differently .* both read `ACME`/,
+    );
     assert.match(same?.rationale ?? '', /Shared Nice class: 9 \(scientific and electronic/);
     assert.equal(gone?.severity, 'low');
     assert.match(gone?.rationale ?? '', /earlier version of the matching rules/);

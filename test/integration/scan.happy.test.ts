@@ -76,6 +76,37 @@ describe('scans', () => {
     ]);
   });
 
+  it('a scan assesses each alert: severity, rationale and the opposition window', async () => {
+    const same = makeRecord({ markText: 'NORTHWIND', publishedAt: '2026-11-10' });
+    const plural = makeRecord({ markText: 'NORTHWINDS COFFEE' });
+    await importRecords(db, [same, plural, makeRecord()]);
+    const watch = await makeWatch('Northwind');
+    await scanner.scan({});
+    const rows = await db.query<{ externalId: string; severity: string; json: string }>(
+      `SELECT h.external_id AS "externalId", a.severity, a.api_json AS json
+         FROM alerts a JOIN hits h ON h.id = a.hit_id WHERE a.watch_id = $1`,
+      [watch.id],
+    );
+    const byId = new Map(rows.map((r) => [r.externalId, JSON.parse(r.json)]));
+    const identical = byId.get(same.externalId);
+    assert.equal(identical.severity, 'high');
+    assert.match(identical.rationale, /written differently .* both read `NORTHWIND`/);
+    assert.match(identical.rationaleAt, /^\d{4}-\d{2}-\d{2}T/);
+    assert.equal(identical.hit.publishedAt, '2026-11-10T00:00:00.000Z');
+    assert.equal(identical.hit.opposition.office, 'EUIPO');
+    assert.equal(identical.hit.opposition.closesAt, '2027-02-10');
+    assert.equal(identical.hit.opposition.extendableUntil, null);
+    const near = byId.get(plural.externalId);
+    assert.equal(near.severity, 'medium');
+    assert.match(
+      near.rationale,
+      /holds the brand in the plural: `NORTHWINDS`, at the start of the mark/,
+    );
+    assert.equal(near.hit.publishedAt, null);
+    assert.equal(near.hit.opposition, null);
+    assert.match(near.rationale, /gives no publication date for opposition/);
+  });
+
   it('a rescan of the same register makes no duplicate hit or alert', async () => {
     await importRecords(db, [makeRecord({ markText: 'NORTHWIND' })]);
     const watch = await makeWatch('Northwind');

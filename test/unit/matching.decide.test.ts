@@ -302,7 +302,10 @@ describe('candidate keys', () => {
   });
   it('leave out the texts one edit away that the anchors sent retrieve', () => {
     const { nearWords, tokens } = searchKeys('SOLAMANTE');
-    assert.ok(tokens.includes('<SOLAMANT') && tokens.includes('>OLAMANTE'), 'the 8-character anchors');
+    assert.ok(
+      tokens.includes('<SOLAMANT') && tokens.includes('>OLAMANTE'),
+      'the 8-character anchors',
+    );
     // Kept the first 8 (or last 8) characters and longer than 8: a record's run stores that anchor.
     for (const text of ['SOLAMANTEX', 'SOLAMANTX', 'XOLAMANTE', 'XSOLAMANTE'])
       assert.ok(!nearWords.includes(text), text);
@@ -320,6 +323,72 @@ describe('candidate keys', () => {
         [true, 0.16],
         [true, 0.2],
       ],
+    );
+  });
+});
+
+describe('the shapes inside longer marks: fused, near form inside, words reordered', () => {
+  const kinds = (brand: string, mark: string) => compareMarks(brand, mark).map((r) => r.kind);
+  it('fused: the brand written together with another word, before or after it', () => {
+    for (const [brand, mark] of [
+      ['zeroflush', 'ZEROFLUSHNET'],
+      ['zeroflush', 'NETZEROFLUSH'],
+      ['Luma Netlock', 'LUMANETLOCKNET'],
+      ['Pelikan', 'PELIKANSOFT PRO'],
+    ] as const) {
+      assert.ok(kinds(brand, mark).includes('fused'), `${brand} / ${mark}`);
+    }
+    const [r] = compareMarks('zeroflush', 'ZEROFLUSHNET SYSTEMS');
+    assert.deepEqual(r && r.kind === 'fused' && [r.word, r.rest, r.side, r.at, r.of], [
+      'ZEROFLUSHNET',
+      'NET',
+      'start',
+      0,
+      2,
+    ]);
+  });
+  it('fused stays quiet on endings that make another word, on short and on common-word brands', () => {
+    for (const [brand, mark] of [
+      ['Hydra', 'HYDRATION'], // an ending, not a second word
+      ['Prima', 'PRIMARY SCHOOL'],
+      ['Nike', 'NIKENET'], // 4 letters: below the rule
+      ['Green', 'GREENHOUSE'], // a common word
+    ] as const) {
+      assert.ok(!kinds(brand, mark).includes('fused'), `${brand} / ${mark}`);
+    }
+  });
+  it('near_inside: one edit, a plural or a sound-alike of the brand as a word of a longer mark', () => {
+    for (const [brand, mark] of [
+      ['Starbuck', 'STARBUCKS COFFEE'],
+      ['Nike', 'NIKEE RUNNING'],
+      ['Pelikan', 'PELIKANO HOGAR'],
+      ['Philips', 'FILIPS LIGHTING'],
+      ['Berry', 'BERRIES AND CREAM'],
+      ['Luma Netlock', 'LUMA NETLOK SYSTEMS'],
+    ] as const) {
+      assert.ok(kinds(brand, mark).includes('near_inside'), `${brand} / ${mark}`);
+    }
+  });
+  it('near_inside stays quiet on common words, dropped brand words and short brands edited inside', () => {
+    for (const [brand, mark] of [
+      ['Kshop', 'SWEATER SHOP'], // the near form is a common word
+      ['F Jeans', 'PEPE JEANS'], // the brand without its word F
+      ['Vinn', 'VINO DE EYZAGUIRRE'], // 4 letters: only brand + a letter
+      ['Desait', 'DE SANT ISIDRE'], // one-word brand: not across two words
+      ['Ocean 47', 'OCEAN TREASURE'], // the digits count
+    ] as const) {
+      assert.ok(!kinds(brand, mark).includes('near_inside'), `${brand} / ${mark}`);
+    }
+  });
+  it('reordered: all the words of a multi-word brand, in another order or with words between', () => {
+    assert.deepEqual(kinds('North Face', 'NORTH BLUE FACE'), ['reordered']);
+    assert.deepEqual(kinds('The North Face', 'FACE THE NORTH'), ['reordered']);
+    const [r] = compareMarks('North Face', 'FACE NORTH');
+    assert.equal(r?.kind === 'reordered' && r.inOrder, false);
+    assert.deepEqual(kinds('Green Energy', 'ENERGY GREEN'), [], 'common words only');
+    assert.ok(
+      !kinds('North Face', 'NORTH FACE OUTLET').includes('reordered'),
+      'that is contains_brand',
     );
   });
 });

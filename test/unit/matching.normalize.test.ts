@@ -119,7 +119,10 @@ describe('matchKeys', () => {
     // Anchors of the runs: the first and last 5 (and 8) characters of words, two words, the mark.
     for (const a of ['<COCAC', '>ACOLA', '<COLAZ', '>AZERO', '<COCACOLA', '>COLAZERO'])
       assert.ok(k.tokens.includes(a), a);
-    assert.ok(!k.tokens.some((t) => t === '<COCA' || t === '>ZERO'), 'no anchor of a 4-letter word');
+    assert.ok(
+      !k.tokens.some((t) => t === '<COCA' || t === '>ZERO'),
+      'no anchor of a 4-letter word',
+    );
     assert.equal(new Set(k.tokens).size, k.tokens.length, 'deduplicated');
     assert.equal(new Set(k.soundCodes).size, k.soundCodes.length, 'deduplicated');
   });

@@ -95,6 +95,7 @@ export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
         returnTo: base,
         nextHref,
         notice: noticeFrom(request.query),
+        now: new Date(s.clock.now()),
       }),
     );
   });
@@ -114,6 +115,7 @@ export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
           alert,
           watchName: names.get(alert.watchId) ?? null,
           notice: noticeFrom(request.query),
+          now: new Date(s.clock.now()),
         }),
       );
     },

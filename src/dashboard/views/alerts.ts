@@ -1,5 +1,8 @@
-import type { AlertState } from '../../domain/alerts.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { officeName } from '../../domain/alert-assessment.ts';
+import type { AlertSeverity, AlertState } from '../../domain/alerts.ts';
+import { type OppositionWindow, oppositionStatus } from '../../domain/opposition.ts';
+import { officeReference } from '../../register/office-links.ts';
+import { html, markdown, type SafeHtml } from '../html.ts';
 import { actionButton, filterTabs, type Notice, pill, time } from './components.ts';
 import { layout, pageHeader, type Viewer } from './layout.ts';
 
@@ -7,9 +10,9 @@ export type AlertView = {
   id: string;
   watchId: string;
   state: AlertState;
-  severity: string | null;
-  rationale: string | null;
-  rationaleAt: string | null;
+  severity: AlertSeverity;
+  rationale: string;
+  rationaleAt: string;
   emailedAt: string | null;
   createdAt: string;
   hit: {
@@ -27,8 +30,31 @@ export type AlertView = {
     status: string;
     classes: number[];
     rawPayload: Record<string, unknown>;
+    publishedAt: string | null;
+    opposition: OppositionWindow | null;
   };
 };
+
+const SEVERITY_PILL: Record<AlertSeverity, SafeHtml> = {
+  high: pill('High severity', 'danger'),
+  medium: pill('Medium severity', 'warning'),
+  low: pill('Low severity', 'neutral'),
+};
+
+/** "Opposition closes in 12 days (2026-12-07)", or "closed", or not known. */
+function opposition(hit: AlertView['hit'], now: Date): SafeHtml {
+  if (hit.opposition === null) return html`<span class="muted">Not known</span>`;
+  const status = oppositionStatus(hit.opposition, now);
+  const closed = status.startsWith('closed');
+  return html`<span class="${closed ? 'muted' : 'opposition-open'}">Opposition ${status}</span> <span class="muted">at the ${hit.opposition.office}</span>`;
+}
+
+/** The office number as the office writes it, linked to its public page where one is known. */
+function officeNumber(hit: AlertView['hit']): SafeHtml {
+  const ref = officeReference(hit.externalId);
+  if (ref === null) return html`<span class="mono">${hit.externalId}</span>`;
+  return html`${ref.label} <a class="mono" href="${ref.url}" rel="noopener noreferrer" target="_blank">${ref.number}</a>`;
+}
 
 /** The list's filters: the inbox is everything not dismissed. */
 export const ALERT_FILTERS = ['inbox', 'unread', 'read', 'dismissed', 'all'] as const;
@@ -75,20 +101,21 @@ function watchLink(watchId: string, watchNames: Map<string, string>): SafeHtml {
 
 function alertItem(
   alert: AlertView,
-  o: { csrfToken: string; returnTo: string; watchNames: Map<string, string> },
+  o: { csrfToken: string; returnTo: string; watchNames: Map<string, string>; now: Date },
 ): SafeHtml {
   const hit = alert.hit;
-  return html`<li class="alert-item alert-item--${alert.state}" data-alert-id="${alert.id}">
+  return html`<li class="alert-item alert-item--${alert.state}" data-alert-id="${alert.id}" data-severity="${alert.severity}">
     <div class="alert-item__main">
-      <h2 class="alert-item__title"><a href="/alerts/${alert.id}">${hit.displayName}</a> ${STATE_PILL[alert.state]}</h2>
+      <h2 class="alert-item__title"><a href="/alerts/${alert.id}">${hit.displayName}</a> ${SEVERITY_PILL[alert.severity]} ${STATE_PILL[alert.state]}</h2>
       <p class="alert-item__meta">May conflict with ${watchLink(alert.watchId, o.watchNames)} · found ${time(alert.createdAt)}</p>
       <dl class="facts">
         <div><dt>Owner</dt><dd>${hit.ownerName} (${hit.ownerCountryCode})</dd></div>
-        <div><dt>Jurisdiction</dt><dd>${hit.jurisdiction}</dd></div>
+        <div><dt>Office</dt><dd>${officeName(hit.jurisdiction)} (${hit.jurisdiction})</dd></div>
         <div><dt>Classes</dt><dd>${hit.classes.join(', ')}</dd></div>
         <div><dt>Status</dt><dd>${hit.status}</dd></div>
         <div><dt>Filed</dt><dd>${time(hit.filedAt, { dateOnly: true })}</dd></div>
-        <div><dt>Number</dt><dd class="mono">${hit.externalId}</dd></div>
+        <div><dt>Number</dt><dd>${officeNumber(hit)}</dd></div>
+        <div><dt>Opposition</dt><dd>${opposition(hit, o.now)}</dd></div>
       </dl>
     </div>
     <div class="alert-item__actions">${triageButtons(alert, o.csrfToken, o.returnTo)}</div>
@@ -104,6 +131,7 @@ export function alertsPage(o: {
   returnTo: string;
   nextHref: string | null;
   notice: Notice | null;
+  now: Date;
 }) {
   const watchParam = o.watch ? `&watch=${o.watch.id}` : '';
   const tabs = ALERT_FILTERS.map((filter) => ({
@@ -142,6 +170,7 @@ export function alertsPage(o: {
               csrfToken: o.viewer.csrfToken,
               returnTo: o.returnTo,
               watchNames: o.watchNames,
+              now: o.now,
             }),
           )}</ul>`
     }
@@ -154,6 +183,7 @@ export function alertDetailPage(o: {
   alert: AlertView;
   watchName: string | null;
   notice: Notice | null;
+  now: Date;
 }) {
   const { alert } = o;
   const hit = alert.hit;
@@ -164,10 +194,13 @@ export function alertDetailPage(o: {
     current: 'alerts',
     notice: o.notice,
     body: html`<p class="breadcrumb"><a href="/alerts">← Alerts</a></p>
-    ${pageHeader(html`${hit.displayName} ${STATE_PILL[alert.state]}`, {
-      lead: html`May conflict with your watch ${watchLink(alert.watchId, new Map(o.watchName ? [[alert.watchId, o.watchName]] : []))}.`,
-      actions: triageButtons(alert, o.viewer.csrfToken, returnTo),
-    })}
+    ${pageHeader(
+      html`${hit.displayName} ${SEVERITY_PILL[alert.severity]} ${STATE_PILL[alert.state]}`,
+      {
+        lead: html`May conflict with your watch ${watchLink(alert.watchId, new Map(o.watchName ? [[alert.watchId, o.watchName]] : []))}.`,
+        actions: triageButtons(alert, o.viewer.csrfToken, returnTo),
+      },
+    )}
     <div class="detail-grid">
       <section class="card card--padded" aria-labelledby="mark-title">
         <h2 id="mark-title">The filed mark</h2>
@@ -175,13 +208,16 @@ export function alertDetailPage(o: {
           <div><dt>Mark</dt><dd>${hit.displayName}</dd></div>
           <div><dt>Owner</dt><dd>${hit.ownerName}</dd></div>
           <div><dt>Owner’s country</dt><dd>${hit.ownerCountryCode}</dd></div>
-          <div><dt>Jurisdiction</dt><dd>${hit.jurisdiction}</dd></div>
+          <div><dt>Office</dt><dd>${officeName(hit.jurisdiction)} (${hit.jurisdiction})</dd></div>
           <div><dt>Nice classes</dt><dd>${hit.classes.join(', ')}</dd></div>
           <div><dt>Status</dt><dd>${hit.status}</dd></div>
           <div><dt>Filed</dt><dd>${time(hit.filedAt, { dateOnly: true })}</dd></div>
+          <div><dt>Published for opposition</dt><dd>${hit.publishedAt === null ? html`<span class="muted">Not published by this source</span>` : time(hit.publishedAt, { dateOnly: true })}</dd></div>
+          <div><dt>Opposition</dt><dd>${opposition(hit, o.now)}</dd></div>
           <div><dt>Registered</dt><dd>${time(hit.registeredAt, { dateOnly: true })}</dd></div>
           <div><dt>Expires</dt><dd>${time(hit.expiresAt, { dateOnly: true })}</dd></div>
-          <div><dt>Application number</dt><dd class="mono">${hit.externalId}</dd></div>
+          <div><dt>Office number</dt><dd>${officeNumber(hit)}</dd></div>
+          <div><dt>Mirror key</dt><dd class="mono">${hit.externalId}</dd></div>
           <div><dt>Source</dt><dd>${hit.sourceCode}</dd></div>
           <div><dt>Type</dt><dd>${hit.entityType}</dd></div>
         </dl>
@@ -192,12 +228,16 @@ export function alertDetailPage(o: {
           <div><dt>State</dt><dd>${STATE_PILL[alert.state]}</dd></div>
           <div><dt>Found</dt><dd>${time(alert.createdAt)}</dd></div>
           <div><dt>E-mailed</dt><dd>${alert.emailedAt === null ? html`<span class="muted">Not e-mailed (in-app only)</span>` : time(alert.emailedAt)}</dd></div>
-          <div><dt>Severity</dt><dd>${alert.severity ?? html`<span class="muted">Not assessed</span>`}</dd></div>
-          <div><dt>Rationale</dt><dd>${alert.rationale ?? html`<span class="muted">None</span>`}</dd></div>
+          <div><dt>Severity</dt><dd>${SEVERITY_PILL[alert.severity]}</dd></div>
+          <div><dt>Assessed</dt><dd>${time(alert.rationaleAt)}</dd></div>
           <div><dt>Alert id</dt><dd class="mono">${alert.id}</dd></div>
         </dl>
       </section>
     </div>
+    <section class="card card--padded rationale" aria-labelledby="rationale-title">
+      <h2 id="rationale-title">Why this mark was raised</h2>
+      ${markdown(alert.rationale)}
+    </section>
     <details class="card card--padded raw">
       <summary>Register record as received</summary>
       <pre class="mono">${JSON.stringify(hit.rawPayload, null, 2)}</pre>

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { mulberry32 } from '../../bench/lib/random.ts';
+import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/variants.ts';
+import type { Db } from '../../src/data/db.ts';
+import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
+import {
+  buildCandidateIndex,
+  type IndexedRecordRow,
+  matchCandidateIndex,
+} from '../../src/matching/candidates.ts';
+import { decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
+import { createRegisterMirror } from '../../src/scan/sources/register-mirror.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { importRecords, makeRecord } from '../helpers/register.ts';
+
+// The candidate rule (src/matching/candidates.ts) has two executions: the SQL query over the
+// indexes (full scans) and the in-memory index (incremental scans). Over the same records and
+// watches they must return the same records, and every record the decision accepts.
+
+const texts = readFileSync(new URL('../fixtures/euipo/mark-texts.txt', import.meta.url), 'utf8')
+  .split('\n')
+  .map((t) => t.trim())
+  .filter((t) => t !== '');
+
+const BRANDS = [
+  'Starbuck',
+  'zeroflush',
+  'Luma Netlock',
+  'Pelikan',
+  'North Face',
+  'Nike',
+  'Quillstone',
+];
+
+describe('the candidate rule: the SQL query and the in-memory index agree', () => {
+  let database: TestDatabase;
+  let db: Db;
+  const watches = BRANDS.map((name) =>
+    prepareWatch({ name, niceClasses: [25], designations: ['DE', 'US'] }),
+  );
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+    // Real marks, and every kind of variant of each brand (seeded), all in class 25.
+    const rand = mulberry32(7);
+    const random = {
+      pick: <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)] as T,
+      int: (n: number) => Math.floor(rand() * n),
+    };
+    const { generators } = variantGenerators(random, vocabularyOf(texts.slice(0, 2000)));
+    const variants = BRANDS.flatMap((brand) =>
+      VARIANT_KINDS.flatMap((kind) =>
+        Array.from({ length: 3 }, () => generators[kind](brand)).filter(
+          (v): v is string => v !== null,
+        ),
+      ),
+    );
+    const marks = [...texts.slice(0, 1500), ...variants];
+    await importRecords(
+      db,
+      marks.map((markText, i) =>
+        makeRecord({ markText, classes: [25], jurisdiction: i % 2 === 0 ? 'EM' : 'US' }),
+      ),
+    );
+  });
+  after(() => database.drop());
+
+  it('returns the same records by both paths, and every record the decision accepts', async () => {
+    const mirror = createRegisterMirror();
+    const toSeq = await highestChangeSeq(db);
+    const rows = await db.query<IndexedRecordRow>(
+      `SELECT id, tokens, sound_codes AS sound, compact_text AS compact, compact_len AS len,
+              classes, jurisdiction, designations FROM marks`,
+    );
+    const index = buildCandidateIndex(rows);
+    const idOf = new Map(
+      (
+        await db.query<{ id: number; external_id: string }>('SELECT id, external_id FROM marks')
+      ).map((r) => [r.external_id, Number(r.id)]),
+    );
+    let accepted = 0;
+    for (const watch of watches) {
+      const bySql = await mirror.findCandidates(db, watch, { fromSeq: 0, toSeq });
+      const sqlIds = bySql.map((r) => idOf.get(r.externalId) as number).sort((a, b) => a - b);
+      const memoryIds = matchCandidateIndex(index, watch)
+        .map(Number)
+        .sort((a, b) => a - b);
+      assert.deepEqual(sqlIds, memoryIds, `${watch.name}: the two paths differ`);
+      // Every accepted record is a candidate: decide over the whole mirror, not only candidates.
+      const all = await db.query<{
+        externalId: string;
+        markText: string;
+        classes: number[];
+        jurisdiction: string;
+        designations: string[];
+      }>(
+        'SELECT external_id AS "externalId", mark_text AS "markText", classes, jurisdiction, designations FROM marks',
+      );
+      const candidates = new Set(bySql.map((r) => r.externalId));
+      for (const r of all) {
+        if (!decideConflictPrepared(watch, r).conflict) continue;
+        accepted++;
+        assert.ok(candidates.has(r.externalId), `${watch.name} / ${r.markText} is not retrieved`);
+      }
+    }
+    assert.ok(accepted > 100, `${accepted} accepted pairs checked`);
+  });
+
+  it('an incremental scan reads the in-memory index and finds the same candidates as SQL', async () => {
+    const mirror = createRegisterMirror();
+    const toSeq = await highestChangeSeq(db);
+    for (const watch of watches) {
+      const full = await mirror.findCandidates(db, watch, { fromSeq: 0, toSeq });
+      // fromSeq 1: the range (1, toSeq] goes through the in-memory index.
+      const incremental = await mirror.findCandidates(db, watch, { fromSeq: 1, toSeq });
+      const first = await db.query<{ external_id: string }>(
+        'SELECT external_id FROM marks WHERE change_seq = 1',
+      );
+      const expected = full
+        .map((r) => r.externalId)
+        .filter((id) => id !== first[0]?.external_id)
+        .sort();
+      assert.deepEqual(incremental.map((r) => r.externalId).sort(), expected, watch.name);
+    }
+  });
+});

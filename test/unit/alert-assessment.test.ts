@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { type AssessedRecord, assessAlert, codeSpan } from '../../src/domain/alert-assessment.ts';
+import { renderMarkdown } from '../../src/markdown.ts';
+import { compareMarks, decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
+import { assessSeverity } from '../../src/matching/severity.ts';
+
+const watch = (name: string) =>
+  prepareWatch({ name, niceClasses: [25, 30], designations: ['US', 'DE'] });
+
+const record = (markText: string, over: Partial<AssessedRecord> = {}): AssessedRecord => ({
+  externalId: 'US500000087310367',
+  markText,
+  ownerName: 'Rival Holdings LLC',
+  ownerCountryCode: 'US',
+  jurisdiction: 'US',
+  designations: [],
+  filedAt: '2017-02-01T00:00:00.000Z',
+  status: 'published',
+  classes: [25],
+  publishedAt: '2017-11-28T00:00:00.000Z',
+  ...over,
+});
+
+const severityOf = (brand: string, mark: string) =>
+  assessSeverity(watch(brand), compareMarks(brand, mark)).severity;
+
+describe('severity: the order an examiner gives the evidence', () => {
+  it('identical, re-spaced and look-alike text is high', () => {
+    for (const [brand, mark] of [
+      ['Nike', 'NIKE'],
+      ['Coca-Cola', 'COCA COLA'],
+      ['Nike', 'N1KE'],
+      ['Pepsi', 'РЕРSІ'],
+    ]) {
+      assert.equal(severityOf(brand as string, mark as string), 'high', `${brand} / ${mark}`);
+    }
+  });
+  it('a near or sound-alike form of a distinctive brand is medium or high', () => {
+    assert.equal(severityOf('Samsung', 'SAMSNUG'), 'high', 'one edit, 7 letters');
+    assert.equal(severityOf('Philips', 'FILIPS'), 'high', 'sounds the same');
+    assert.equal(severityOf('Quillstone', 'QILLSTONEE'), 'medium', 'two edits');
+  });
+  it('weak shapes are low or medium', () => {
+    assert.equal(severityOf('Hydra', 'HYDRAPLUS SOLUTIONS'), 'low', 'fused, short brand');
+    assert.equal(severityOf('Zeroflushing', 'ZEROFLUSHINGNET'), 'medium', 'fused, long brand');
+    assert.equal(severityOf('Pelikan', 'HOGAR PELIKANO'), 'low', 'near form, not first');
+    assert.equal(severityOf('Pelikan', 'PELIKANO HOGAR'), 'medium', 'near form opening the mark');
+    assert.equal(severityOf('North Face', 'NORTH BLUE FACE'), 'medium', 'words apart');
+    assert.equal(severityOf('Green Energy', 'GREEN ENERGY PARTNERS'), 'low', 'common words inside');
+  });
+  it('independent evidence of another family raises a weak level by one', () => {
+    // A brand of common words: one edit alone is medium; the same mark also sounds alike.
+    const spelling = compareMarks('Green Energy', 'GREEN ENERGIE').filter(
+      (r) => r.kind === 'edit_distance',
+    );
+    assert.equal(assessSeverity(watch('Green Energy'), spelling).severity, 'medium');
+    const both = assessSeverity(
+      watch('Green Energy'),
+      compareMarks('Green Energy', 'GREEN ENERGIE'),
+    );
+    assert.deepEqual(
+      compareMarks('Green Energy', 'GREEN ENERGIE').map((r) => r.kind),
+      ['edit_distance', 'phonetic'],
+    );
+    assert.equal(both.severity, 'high');
+    assert.match(both.why, /independent evidence \(spelling, sound\)/);
+    // NIKE / NIKES: a plural and one edit are one observation, not two.
+    const nikes = assessSeverity(watch('Nike'), compareMarks('Nike', 'NIKES'));
+    assert.equal(nikes.severity, 'high');
+    assert.doesNotMatch(nikes.why, /independent/);
+  });
+});
+
+describe('rationale', () => {
+  const assess = (brand: string, mark: string, over: Partial<AssessedRecord> = {}) => {
+    const p = watch(brand);
+    const r = record(mark, over);
+    const decision = decideConflictPrepared(p, r);
+    assert.ok(decision.conflict, `${brand} / ${mark} is a conflict`);
+    return assessAlert(p, r, decision);
+  };
+
+  it('names each rule with its evidence, the classes, territory, record, opposition and link', () => {
+    const a = assess('Starbuck', 'STARBUCKS COFFEE');
+    assert.equal(a.severity, 'medium');
+    assert.match(
+      a.rationale,
+      /^\*\*Severity: medium\.\*\* A near form of the distinctive brand opens the mark\./,
+    );
+    assert.match(
+      a.rationale,
+      /- The mark holds the brand in the plural: `STARBUCKS`, at the start of the mark\./,
+    );
+    assert.match(a.rationale, /Shared Nice class: 25 \(clothing, footwear, headwear\)/);
+    assert.match(a.rationale, /The USPTO \(US\) record covers the watched designation US\./);
+    assert.match(
+      a.rationale,
+      /`STARBUCKS COFFEE`, US serial 87310367, filed 2017-02-01, status published, owner `Rival Holdings LLC` \(US\)\./,
+    );
+    assert.match(
+      a.rationale,
+      /closes on 2017-12-28, extendable on request to 2018-05-27 \(published for opposition on 2017-11-28\)/,
+    );
+    assert.match(a.rationale, /\[USPTO TSDR\]\(https:\/\/tsdr\.uspto\.gov\/#caseNumber=87310367&/);
+    assert.deepEqual(a.opposition?.closesAt, '2017-12-28');
+    assert.doesNotMatch(a.rationalePlain, /\*\*|`/, 'the plain text has no Markdown');
+  });
+
+  it('says which letters differ and which respellings sound alike', () => {
+    assert.match(
+      assess('Samsung', 'SAMSNUG').rationale,
+      /differs from the watched brand by 1 letter: `SAMSNUG` against `SAMSUNG` \(UN swapped to NU \(letters 5 and 6\)\)/,
+    );
+    assert.match(assess('Nike', 'NIKO').rationale, /E replaced by O \(4th letter\)/);
+    assert.match(
+      assess('Philips', 'FILIPS').rationale,
+      /`FILIPS` and `PHILIPS` are pronounced alike \(reading PH as F\)/,
+    );
+    assert.match(assess('Nike', 'N1KE').rationale, /\(1 for I\)/);
+  });
+
+  it('says when the source gives no publication date, and when the office is not covered', () => {
+    assert.match(
+      assess('Nike', 'NIKE', { publishedAt: null }).rationale,
+      /gives no publication date for opposition, so the opposition window is not known/,
+    );
+    const wo = assess('Nike', 'NIKE', {
+      jurisdiction: 'WO',
+      designations: ['DE', 'CN'],
+      externalId: 'WO500000001234567',
+    });
+    assert.match(
+      wo.rationale,
+      /record covers the watched designation DE through its designation of DE, CN/,
+    );
+    assert.match(wo.rationale, /no opposition at WIPO itself/);
+    assert.match(wo.rationale, /IR 1234567/);
+    assert.match(
+      wo.rationale,
+      /\[WIPO Madrid Monitor\]\(https:\/\/www3\.wipo\.int\/madrid\/monitor\/en\/showData\.jsp\?ID=ROM\.1234567\)/,
+    );
+    assert.equal(wo.opposition, null);
+  });
+
+  it('keeps register text inert: no link, image or HTML can come out of a mark or owner', () => {
+    const hostile =
+      'NIKE <script>alert(1)</script> [x](javascript:alert(1)) ![](https://evil.example/p.png)';
+    const a = assess('Nike', hostile, {
+      ownerName: 'Evil `Corp` <img src=x onerror=alert(1)>\r\nBcc: x@example.com',
+    });
+    const html = renderMarkdown(a.rationale);
+    assert.doesNotMatch(html, /<script|<img|<a href="javascript|onerror=alert\(1\)>/i);
+    assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+    assert.match(html, /\[x\]\(javascript:alert\(1\)\)/, 'the link syntax shows as text');
+    assert.match(
+      html,
+      /!\[\]\(https:\/\/evil\.example\/p\.png\)/,
+      'the image syntax shows as text',
+    );
+    // The only link is the office's page.
+    assert.deepEqual(
+      [...html.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]?.slice(0, 25)),
+      ['https://tsdr.uspto.gov/#c'],
+    );
+    assert.doesNotMatch(a.rationalePlain, /\r|\nBcc:/, 'no line of its own in the plain text');
+  });
+
+  it('code spans survive backticks and line breaks in register text', () => {
+    assert.equal(codeSpan('A`B'), '``A`B``');
+    assert.equal(codeSpan('`A`'), '`` `A` ``');
+    assert.equal(codeSpan('A\r\nB'), '`A B`');
+    assert.equal(renderMarkdown(codeSpan('`A`')).trim(), '<p><code>`A`</code></p>');
+  });
+});
