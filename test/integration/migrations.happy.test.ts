@@ -102,7 +102,11 @@ describe('migrations: 007 on a database that holds alerts', () => {
     for (const migration of before007) {
       await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
     }
-    assert.deepEqual(await migrate(db), ['007_alert_list_versions', '008_alert_assessment']);
+    assert.deepEqual(await migrate(db), [
+      '007_alert_list_versions',
+      '008_alert_assessment',
+      '009_register_files',
+    ]);
 
     // 007 starts the owner at 1; 008 then assesses the two alerts (a real change of both, in the
     // same upgrade), which raises it once more.
@@ -145,7 +149,7 @@ describe('migrations: 008 on a database that holds alerts and marks', () => {
                '{ZEROFLUSHNET,ZEROFIUSHNET}', '{SRFLXNT}')`,
     );
 
-    assert.deepEqual(await migrate(db), ['008_alert_assessment']);
+    assert.deepEqual(await migrate(db), ['008_alert_assessment', '009_register_files']);
 
     const rows = await db.query<{ id: string; severity: string; rationale: string; json: string }>(
       'SELECT id, severity, rationale, api_json AS json FROM alerts ORDER BY id',

@@ -67,16 +67,11 @@ export async function startRegisterFile(
   );
 }
 
-export type RegisterFileOutcome = {
-  status: 'loaded' | 'failed';
-  bytes: number | null;
-  sha256: string | null;
-  imported: number | null;
-  updated: number | null;
-  skipped: number | null;
-  errors: number | null;
-  reason: string | null;
-};
+/** How a load ended: the fields of the row it sets. */
+export type RegisterFileOutcome = Pick<
+  RegisterFileRow,
+  'bytes' | 'sha256' | 'imported' | 'updated' | 'skipped' | 'errors' | 'reason'
+> & { status: 'loaded' | 'failed' };
 
 export async function finishRegisterFile(
   db: Queryable,
