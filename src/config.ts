@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_CACHE_BYTES } from './domain/page-cache.ts';
+import { FEED_NAMES, isHttpUrl } from './register/sync/feeds.ts';
 
 // The only module that reads process.env. Everything else receives a Config.
 const PORT_MESSAGE = 'must be an integer from 0 to 65535';
@@ -7,8 +8,9 @@ const RATE_MESSAGE = 'must be a whole number of requests, at least 1';
 const MIB = 1024 * 1024;
 const MAX_CACHE_MB = 1024 * 1024;
 const CACHE_MESSAGE = `must be a whole number of megabytes from 0 to ${MAX_CACHE_MB}`;
-// Values that may carry credentials are never repeated in an error message.
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']);
+// Values that may carry credentials (a mirror's URL in REGISTER_FEEDS too) are never repeated in
+// an error message.
+const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'REGISTER_FEEDS']);
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -58,7 +60,46 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: z
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('false'),
+  REGISTER_SYNC_AT: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a UTC time HH:MM (00:00 to 23:59)')
+    .default('06:00'),
+  REGISTER_FEEDS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const feeds: RegisterFeedConfig[] = [];
+      for (const item of value.split(',').map((part) => part.trim())) {
+        if (item === '') continue;
+        const [name = '', url] = splitOnce(item, '=');
+        if (!FEED_NAMES.includes(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `names an unknown feed "${name}" (known: ${FEED_NAMES.join(', ')})`,
+          });
+          return z.NEVER;
+        }
+        if (url !== undefined && !isHttpUrl(url)) {
+          ctx.addIssue({ code: 'custom', message: `gives feed ${name} a URL that is not http(s)` });
+          return z.NEVER;
+        }
+        if (feeds.some((feed) => feed.name === name)) {
+          ctx.addIssue({ code: 'custom', message: `names feed ${name} twice` });
+          return z.NEVER;
+        }
+        feeds.push({ name, url });
+      }
+      return feeds;
+    }),
 });
+
+/** A feed the scheduler syncs: `name`, or `name=URL` for a mirror of the office's location. */
+export type RegisterFeedConfig = { name: string; url: string | undefined };
+
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const at = text.indexOf(separator);
+  return at === -1 ? [text, undefined] : [text.slice(0, at).trim(), text.slice(at + 1).trim()];
+}
 
 export type Config = {
   port: number;
@@ -80,6 +121,10 @@ export type Config = {
   alertListCacheBytes: number;
   /** Webhook URLs may be http:// and reach loopback, private and link-local addresses. */
   webhookAllowPrivateUrls: boolean;
+  /** The UTC time of day (`HH:MM`) of the daily register sync of serve (SCHEDULER=on) and worker. */
+  registerSyncAt: string;
+  /** The feeds that daily sync covers; empty (the default): no sync, no outbound request. */
+  registerFeeds: RegisterFeedConfig[];
 };
 
 export class ConfigError extends Error {}
@@ -116,5 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanPollSeconds: e.SCAN_POLL_SECONDS,
     alertListCacheBytes: e.ALERT_LIST_CACHE_MB * MIB,
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+    registerSyncAt: e.REGISTER_SYNC_AT,
+    registerFeeds: e.REGISTER_FEEDS,
   };
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './data/db.ts';
 import { demoAccountStep } from './first-start.ts';
+import { runRegisterSyncLoop } from './register/sync/schedule.ts';
 import { runScanLoops, sampleMarksStep, startInProcessScheduler } from './scan/roles.ts';
 import { runWebhookLoop, startWebhookLoop } from './webhooks/roles.ts';
 
@@ -35,17 +36,23 @@ export type FirstStartContext = RoleContext & { baseUrl: string };
  */
 export type FirstStartStep = { name: string; run(context: FirstStartContext): Promise<string[]> };
 
-/** `tmwatch worker`: due scans, the alert e-mail they queue, and webhook deliveries. */
+/**
+ * `tmwatch worker`: due scans and the alert e-mail they queue, webhook deliveries, and the daily
+ * register sync of REGISTER_FEEDS (its new records reach watches through the ordinary scans).
+ */
 export const runWorker: WorkerRunner = async (context) => {
-  await Promise.all([runScanLoops(context), runWebhookLoop(context)]);
+  await Promise.all([runScanLoops(context), runWebhookLoop(context), runRegisterSyncLoop(context)]);
 };
 
 /** The in-process scheduler of `tmwatch serve` (SCHEDULER=on): the same loops in the API process. */
 export const startScheduler: SchedulerStarter = async (context) => {
   const tasks = [await startInProcessScheduler(context), startWebhookLoop(context)];
+  const controller = new AbortController();
+  const syncing = runRegisterSyncLoop({ ...context, signal: controller.signal });
   return {
     async stop() {
-      await Promise.all(tasks.map((task) => task.stop()));
+      controller.abort();
+      await Promise.all([...tasks.map((task) => task.stop()), syncing]);
     },
   };
 };

@@ -75,6 +75,11 @@ export type DatabaseCommand<O extends OptionSpecs = OptionSpecs> = CommandBase<O
   kind: 'database';
   /** `migrations`: the versions this very run applied before the command (usually none). */
   run(context: CommandContext<O> & { db: Db; migrations: string[] }): Promise<object>;
+  /**
+   * The exit status for a result that is printed but is not a full success (a sync where a file
+   * failed: 1, so that cron and CI notice). 0 when absent.
+   */
+  exitStatus?(result: object): number;
 };
 
 /**

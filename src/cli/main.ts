@@ -88,10 +88,10 @@ export async function main(
       if (migrations.length > 0) logger.debug({ migrations }, 'applied database migrations');
       const result = await command.run({ ...context, db, migrations });
       await io.stdout(`${JSON.stringify(result)}\n`);
+      return command.exitStatus?.(result) ?? 0;
     } finally {
       await db.close();
     }
-    return 0;
   } catch (error) {
     if (logger && !isExpected(error)) logger.debug({ err: error }, 'command failed');
     await io.stderr(`tmwatch: ${describeError(error)}\n`);

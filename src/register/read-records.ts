@@ -2,10 +2,16 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { detectFormat, firstSignificantByte, type RecordFormat } from './detect.ts';
+import {
+  detectFormat,
+  detectXmlFormat,
+  firstSignificantByte,
+  type RecordFormat,
+} from './detect.ts';
 import { readJsonLines } from './jsonl.ts';
 import type { RecordItem } from './record.ts';
 import { readUsptoXml } from './uspto-xml.ts';
+import { readWipoXml } from './wipo-xml.ts';
 
 export type ReadProgress = {
   file: string;
@@ -150,7 +156,13 @@ export async function* readRecordFile(
         if (firstSignificantByte(bytes) !== null) {
           format = detectFormat(bytes);
           if (format === null) throw unknownFormat(path, bytes);
-          break;
+          if (format !== 'uspto-xml') break;
+          // Which XML: read on until the root element shows (an internal DTD may come first).
+          const xml = detectXmlFormat(bytes.toString('utf8'));
+          if (xml !== undefined) {
+            format = xml;
+            break;
+          }
         }
       }
     } catch (err) {
@@ -162,7 +174,10 @@ export async function* readRecordFile(
       return; // empty, or only whitespace: no records
     }
     const content = replay(head, chunks);
-    yield* format === 'jsonl' ? readJsonLines(content, path) : readUsptoXml(content, path);
+    if (format === 'jsonl') yield* readJsonLines(content, path);
+    else if (format === 'wipo-st96') yield* readWipoXml(content, 'st96', path);
+    else if (format === 'wipo-st66') yield* readWipoXml(content, 'st66', path);
+    else yield* readUsptoXml(content, path);
   } finally {
     source.destroy();
     raw.destroy();

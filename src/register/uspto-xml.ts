@@ -168,7 +168,7 @@ function usptoDate(value: string | null): string | null | undefined {
 /** For the raw payload: a valid date as `YYYY-MM-DD`, otherwise USPTO's text unchanged. */
 const rawDate = (value: string | null): string | null => usptoDate(value) ?? value;
 
-const int = (value: string | null): number | null => {
+export const int = (value: string | null | undefined): number | null => {
   const n = Number.parseInt(value ?? '', 10);
   return Number.isNaN(n) ? null : n;
 };
@@ -211,7 +211,7 @@ function ownerCountry(owner: Owner): string {
 }
 
 /** `016` → 16. Non-Nice codes (`A`, `B` certification marks, `200` collective membership) → null. */
-function niceClass(code: string): number | null {
+export function niceClass(code: string): number | null {
   if (!/^\d{1,3}$/.test(code.trim())) return null;
   const n = Number(code);
   return n >= 1 && n <= 45 ? n : null;

@@ -85,7 +85,7 @@ export const sampleMarksStep: FirstStartStep = {
     if ((await countMarks(db)) > 0) return [];
     const summary = await importRecordFiles(db, [SAMPLE_MARKS_PATH]);
     return [
-      `Loaded ${summary.imported} sample trademark records (USPTO and EUIPO) into the register mirror.`,
+      `Loaded ${summary.imported} sample trademark records (real USPTO cases: a sample, not a register) into the register mirror.`,
     ];
   },
 };

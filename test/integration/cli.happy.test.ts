@@ -175,6 +175,8 @@ describe('tmwatch administration commands', () => {
       'marks import',
       'scan',
       'emails flush',
+      'registers sync',
+      'registers list',
     ]) {
       assert.match(result.stdout, new RegExp(`^  ${name} `, 'm'), name);
     }

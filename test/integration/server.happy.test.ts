@@ -101,7 +101,7 @@ describe('first start of an empty embedded database', () => {
     t.after(() => install.cleanup());
     const server = await startServe({ ...install.env, SCHEDULER: 'on', SCAN_POLL_SECONDS: '0.5' });
     try {
-      assert.match(server.banner, /Loaded \d{3} sample trademark records/);
+      assert.match(server.banner, /Loaded 21 sample trademark records \(real USPTO cases/);
       const key = /API key: +(tmw_[0-9A-Za-z]+)/.exec(server.banner)?.[1] ?? '';
       const created = await fetch(`${server.url}/api/v1/watches`, {
         method: 'POST',

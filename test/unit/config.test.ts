@@ -30,6 +30,8 @@ describe('loadConfig', () => {
       scanPollSeconds: 5,
       alertListCacheBytes: 64 * 1024 * 1024,
       webhookAllowPrivateUrls: false,
+      registerSyncAt: '06:00',
+      registerFeeds: [],
     });
   });
 
@@ -49,6 +51,8 @@ describe('loadConfig', () => {
       SCAN_POLL_SECONDS: '0.5',
       ALERT_LIST_CACHE_MB: '16',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      REGISTER_SYNC_AT: '23:05',
+      REGISTER_FEEDS: 'uspto-daily',
     });
     assert.deepEqual(config, {
       port: 8080,
@@ -65,6 +69,8 @@ describe('loadConfig', () => {
       scanPollSeconds: 0.5,
       alertListCacheBytes: 16 * 1024 * 1024,
       webhookAllowPrivateUrls: true,
+      registerSyncAt: '23:05',
+      registerFeeds: [{ name: 'uspto-daily', url: undefined }],
     });
   });
 
@@ -79,6 +85,20 @@ describe('loadConfig', () => {
 
   it('the public URL defaults to localhost on the configured port', () => {
     assert.equal(loadConfig({ PORT: '4000' }).publicUrl, 'http://localhost:4000');
+  });
+
+  it('REGISTER_FEEDS takes a comma list, each feed optionally with the URL of a mirror', () => {
+    assert.deepEqual(
+      loadConfig({ REGISTER_FEEDS: ' uspto-daily = http://mirror.example/trtdxfap/ , ' })
+        .registerFeeds,
+      [{ name: 'uspto-daily', url: 'http://mirror.example/trtdxfap/' }],
+    );
+  });
+
+  it("a bad REGISTER_FEEDS is named, but its value (a mirror's URL may hold a password) is not", () => {
+    const message = configError({ REGISTER_FEEDS: 'uspto-daily=ftp://u:secret@m/' }).message;
+    assert.match(message, /REGISTER_FEEDS gives feed uspto-daily a URL that is not http\(s\)/);
+    assert.doesNotMatch(message, /secret/);
   });
 
   it('variables it does not know are ignored', () => {
@@ -102,6 +122,10 @@ describe('loadConfig', () => {
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: 'big' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '2000000' }],
     ['WEBHOOK_ALLOW_PRIVATE_URLS', { WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }],
+    ['REGISTER_SYNC_AT', { REGISTER_SYNC_AT: '24:00' }],
+    ['REGISTER_SYNC_AT', { REGISTER_SYNC_AT: '6:00' }],
+    ['REGISTER_FEEDS', { REGISTER_FEEDS: 'euipo-daily' }],
+    ['REGISTER_FEEDS', { REGISTER_FEEDS: 'uspto-daily,uspto-daily' }],
   ];
   for (const [name, env] of BAD) {
     it(`a bad ${name} (${JSON.stringify(Object.values(env)[0])}) stops with a message naming ${name}`, () => {

@@ -15,12 +15,7 @@ import { detectFormat } from '../../src/register/detect.ts';
 import { readJsonLines } from '../../src/register/jsonl.ts';
 import { readRecordFile } from '../../src/register/read-records.ts';
 import { parseRegisterRecord, type RecordItem, toIsoInstant } from '../../src/register/record.ts';
-import {
-  EUIPO_SOURCE,
-  euipoSampleLine,
-  euipoSt13,
-  SAMPLE_MARKS_PATH,
-} from '../../src/register/sample-marks.ts';
+import { SAMPLE_MARKS_PATH } from '../../src/register/sample-marks.ts';
 import { usptoStatus } from '../../src/register/uspto-status.ts';
 import { readUsptoXml, USPTO_XML_SOURCE, usptoSt13 } from '../../src/register/uspto-xml.ts';
 import {
@@ -553,43 +548,32 @@ describe('reading a file whatever its format', () => {
 });
 
 describe('the bundled sample of real marks', () => {
-  test('every line is a valid record, 200 to 500 of them, from the USPTO and the EUIPO', async () => {
+  test('every line is a valid record: the 21 real USPTO case-files of the fixtures', async () => {
     const items = await collect(readRecordFile(SAMPLE_MARKS_PATH));
     assert.deepEqual(
       items.filter((item) => !('record' in item)),
       [],
     );
     const all = records(items);
-    assert.ok(all.length >= 200 && all.length <= 500, `${all.length} records`);
-    const ids = new Set(all.map((r) => r.externalId));
-    assert.equal(ids.size, all.length);
-    const count = (j: string) => all.filter((r) => r.jurisdiction === j).length;
-    assert.deepEqual([count('US'), count('EM')], [10, all.length - 10]);
+    assert.equal(all.length, 21);
+    assert.equal(new Set(all.map((r) => r.externalId)).size, all.length);
+    assert.ok(all.every((r) => r.jurisdiction === 'US' && /^US500000\d{9}$/.test(r.externalId)));
   });
 
-  test('EUIPO lines say what is not in the source: synthetic classes, unknown owner', async () => {
+  test('nothing in it is invented: each record is what the USPTO reader gives for its case-file', async () => {
     const all = records(await collect(readRecordFile(SAMPLE_MARKS_PATH)));
-    for (const r of all.filter((x) => x.jurisdiction === 'EM')) {
+    for (const r of all) {
       const provenance = r.rawPayload.provenance as Record<string, unknown>;
-      assert.equal(provenance.source, EUIPO_SOURCE);
-      assert.equal(provenance.classesSynthetic, true);
-      assert.equal(r.ownerCountryCode, 'XX');
-      assert.equal(r.externalId, euipoSt13(String(provenance.eutmNumber)));
+      assert.equal(provenance.source, USPTO_XML_SOURCE);
+      assert.equal(r.externalId, usptoSt13(String(provenance.serialNumber)));
+      assert.deepEqual(r.classes, provenance.classes);
+      assert.equal(r.status, usptoStatus(String(provenance.statusCode)).word);
+      const owners = provenance.owners as { name: string }[];
+      assert.ok(
+        owners.some((o) => o.name === r.ownerName),
+        `${r.externalId} owner`,
+      );
+      assert.notEqual(r.ownerCountryCode, 'XX');
     }
-  });
-
-  test('an EUIPO entry maps to an EM record with its ST.13 number', () => {
-    const line = euipoSampleLine('018126702', {
-      Codes: ['270501'],
-      Date: '2019-09-20',
-      Text: ' Example ',
-    });
-    assert.ok(line);
-    assert.deepEqual(
-      [line.externalId, line.markText, line.filedAt, line.classes],
-      ['EM500000018126702', 'Example', '2019-09-20', [1 + (18126702 % 45)]],
-    );
-    assert.equal(euipoSampleLine('W00877795A', { Date: '2009-09-24', Text: 'tilllate' }), null);
-    assert.equal(euipoSampleLine('000001248', { Date: '1996-04-01' }), null);
   });
 });

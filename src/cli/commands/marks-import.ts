@@ -6,7 +6,7 @@ export const command = defineCommand({
   kind: 'database',
   name: 'marks import',
   summary:
-    'Import register records (normalized JSON Lines or USPTO XML, optionally gzipped) into the register mirror',
+    'Import register records (normalized JSON Lines, USPTO XML, WIPO ST.96 or ST.66; optionally gzipped) into the register mirror',
   positionals: { name: 'FILE...', min: 1, max: Number.POSITIVE_INFINITY },
   options: {},
   prints: '{"imported":n,"updated":n,"skipped":n,"errors":[{"file","line","message"}]}',

@@ -1,0 +1,91 @@
+import { MultiBar, type SingleBar } from 'cli-progress';
+import { FEED_NAMES, findFeed, isHttpUrl } from '../../register/sync/feeds.ts';
+import { type SyncReport, syncFeed } from '../../register/sync/sync.ts';
+import { defineCommand, UsageError } from '../command.ts';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function isRealDay(value: string): boolean {
+  if (!DAY.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+export const command = defineCommand({
+  kind: 'database',
+  name: 'registers sync',
+  summary:
+    "Download the feed's register files not loaded yet and import them into the register mirror",
+  options: {
+    feed: {
+      type: 'string',
+      choices: FEED_NAMES,
+      valueName: 'FEED',
+      description: `Which feed (default ${FEED_NAMES[0]})`,
+    },
+    url: {
+      type: 'string',
+      valueName: 'URL',
+      description: "Where the feed's listing is, instead of the office's location (a mirror)",
+    },
+    since: {
+      type: 'string',
+      valueName: 'YYYY-MM-DD',
+      description:
+        'Load the listed files dated from this day on (default on a first sync: the 7 newest)',
+    },
+  },
+  prints:
+    '{"feed","url","files":[{"name","status":"loaded|failed|skipped","bytes","imported","updated","skipped","errors","reason"?}]}; exit status 1 if a file failed',
+  examples: [
+    'tmwatch registers sync',
+    'tmwatch registers sync --feed uspto-daily --since 2026-01-01',
+    'tmwatch registers sync --url http://mirror.example/trtdxfap/',
+  ],
+  check: (values) => {
+    if (values.since !== undefined && !isRealDay(values.since)) {
+      throw new UsageError(`--since must be a date YYYY-MM-DD (got "${values.since}")`);
+    }
+    if (values.url !== undefined && !isHttpUrl(values.url)) {
+      throw new UsageError(`--url must be an http:// or https:// URL (got "${values.url}")`);
+    }
+  },
+  run: async ({ db, values, logger }) => {
+    const feed = findFeed(values.feed ?? (FEED_NAMES[0] as string));
+    if (!feed) throw new UsageError(`unknown feed "${values.feed}"`);
+    // Progress bars only on a terminal: stdout is the JSON report, so the bars go to stderr.
+    const bars = process.stderr.isTTY
+      ? new MultiBar({
+          stream: process.stderr,
+          format: '{file} {phase} [{bar}] {percentage}% | {value}/{total} MB',
+          hideCursor: true,
+        })
+      : null;
+    let bar: SingleBar | null = null;
+    let current = '';
+    const mb = (bytes: number) => Math.round(bytes / 10_485.76) / 100;
+    try {
+      return await syncFeed(db, {
+        feed,
+        url: values.url,
+        since: values.since,
+        logger,
+        onProgress: (p) => {
+          if (!bars) return;
+          const key = `${p.file} ${p.phase}`;
+          if (key !== current) {
+            bar?.stop();
+            current = key;
+            bar = bars.create(mb(p.total ?? 0), 0, { file: p.file, phase: p.phase });
+          }
+          if (p.total !== null) bar?.setTotal(mb(p.total));
+          bar?.update(mb(p.bytes), { file: p.file, phase: p.phase });
+        },
+      });
+    } finally {
+      bars?.stop();
+    }
+  },
+  exitStatus: (result) =>
+    (result as SyncReport).files.some((file) => file.status === 'failed') ? 1 : 0,
+});

@@ -1,0 +1,162 @@
+import type { Queryable } from '../db.ts';
+
+/** One file a feed has listed and tried to load (table register_files). */
+export type RegisterFileRow = {
+  feed: string;
+  name: string;
+  url: string;
+  status: 'loading' | 'loaded' | 'failed';
+  fileDate: string;
+  bytes: number | null;
+  sha256: string | null;
+  imported: number | null;
+  updated: number | null;
+  skipped: number | null;
+  errors: number | null;
+  reason: string | null;
+  attempts: number;
+  firstSeenAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+};
+
+const SELECT = `SELECT feed, name, url, status, to_char(file_date, 'YYYY-MM-DD') AS "fileDate",
+       bytes, sha256, imported, updated, skipped, errors, reason, attempts,
+       first_seen_at AS "firstSeenAt", started_at AS "startedAt", finished_at AS "finishedAt"
+  FROM register_files`;
+
+type RawRow = Omit<RegisterFileRow, 'firstSeenAt' | 'startedAt' | 'finishedAt'> & {
+  firstSeenAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+};
+
+const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+
+function toRow(raw: RawRow): RegisterFileRow {
+  return {
+    ...raw,
+    firstSeenAt: raw.firstSeenAt.toISOString(),
+    startedAt: iso(raw.startedAt),
+    finishedAt: iso(raw.finishedAt),
+  };
+}
+
+/** Every file of one feed (or of all feeds), oldest file date first. */
+export async function listRegisterFiles(db: Queryable, feed?: string): Promise<RegisterFileRow[]> {
+  const rows =
+    feed === undefined
+      ? await db.query<RawRow>(`${SELECT} ORDER BY feed, file_date, name`)
+      : await db.query<RawRow>(`${SELECT} WHERE feed = $1 ORDER BY file_date, name`, [feed]);
+  return rows.map(toRow);
+}
+
+/** A load begins: the file is recorded (or its earlier failed attempt reset) as `loading`. */
+export async function startRegisterFile(
+  db: Queryable,
+  file: { feed: string; name: string; url: string; fileDate: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO register_files (feed, name, url, status, file_date, attempts, started_at)
+     VALUES ($1, $2, $3, 'loading', $4, 1, now())
+     ON CONFLICT (feed, name) DO UPDATE
+        SET url = excluded.url, status = 'loading', attempts = register_files.attempts + 1,
+            started_at = now(), finished_at = NULL, reason = NULL, bytes = NULL, sha256 = NULL,
+            imported = NULL, updated = NULL, skipped = NULL, errors = NULL`,
+    [file.feed, file.name, file.url, file.fileDate],
+  );
+}
+
+/** How a load ended: the fields of the row it sets. */
+export type RegisterFileOutcome = Pick<
+  RegisterFileRow,
+  'bytes' | 'sha256' | 'imported' | 'updated' | 'skipped' | 'errors' | 'reason'
+> & { status: 'loaded' | 'failed' };
+
+export async function finishRegisterFile(
+  db: Queryable,
+  feed: string,
+  name: string,
+  outcome: RegisterFileOutcome,
+): Promise<void> {
+  await db.query(
+    `UPDATE register_files
+        SET status = $3, bytes = $4, sha256 = $5, imported = $6, updated = $7, skipped = $8,
+            errors = $9, reason = $10, finished_at = now()
+      WHERE feed = $1 AND name = $2`,
+    [
+      feed,
+      name,
+      outcome.status,
+      outcome.bytes,
+      outcome.sha256,
+      outcome.imported,
+      outcome.updated,
+      outcome.skipped,
+      outcome.errors,
+      outcome.reason,
+    ],
+  );
+}
+
+/**
+ * Takes the feed's lease for `holder` unless another holder's lease is still running. True when
+ * taken: the caller may sync the feed until the lease expires (renew it while working).
+ */
+export async function claimFeedLease(
+  db: Queryable,
+  feed: string,
+  holder: string,
+  seconds: number,
+): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO register_feeds (feed, lease_owner, lease_expires_at)
+     VALUES ($1, $2, now() + make_interval(secs => $3))
+     ON CONFLICT (feed) DO UPDATE
+        SET lease_owner = excluded.lease_owner, lease_expires_at = excluded.lease_expires_at
+      WHERE register_feeds.lease_owner IS NULL OR register_feeds.lease_expires_at < now()
+     RETURNING feed`,
+    [feed, holder, seconds],
+  );
+  return rows.length === 1;
+}
+
+/** Extends the holder's lease; false if it is no longer the holder's. */
+export async function renewFeedLease(
+  db: Queryable,
+  feed: string,
+  holder: string,
+  seconds: number,
+): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE register_feeds SET lease_expires_at = now() + make_interval(secs => $3)
+      WHERE feed = $1 AND lease_owner = $2 RETURNING feed`,
+    [feed, holder, seconds],
+  );
+  return rows.length === 1;
+}
+
+export async function releaseFeedLease(db: Queryable, feed: string, holder: string) {
+  await db.query(
+    `UPDATE register_feeds SET lease_owner = NULL, lease_expires_at = NULL
+      WHERE feed = $1 AND lease_owner = $2`,
+    [feed, holder],
+  );
+}
+
+/**
+ * Claims the scheduled sync of `day` (UTC, YYYY-MM-DD) for the feed: true for exactly one caller
+ * per feed and day, however many processes ask.
+ */
+export async function claimScheduledDay(db: Queryable, feed: string, day: string) {
+  await db.query('INSERT INTO register_feeds (feed) VALUES ($1) ON CONFLICT (feed) DO NOTHING', [
+    feed,
+  ]);
+  const rows = await db.query(
+    `UPDATE register_feeds SET last_scheduled_on = $2::date
+      WHERE feed = $1 AND (last_scheduled_on IS NULL OR last_scheduled_on < $2::date)
+     RETURNING feed`,
+    [feed, day],
+  );
+  return rows.length === 1;
+}

@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How downloads wait and retry. Tests shorten every delay. */
+export type HttpOptions = {
+  /** From the request to an open connection. */
+  connectTimeoutMs: number;
+  /** Longest silence of an open connection (waiting for the headers or between chunks). */
+  idleTimeoutMs: number;
+  /** Attempts after the first for a failure that may pass (network, time-out, 5xx, 429). */
+  retries: number;
+  /** Wait before the first retry; doubled for each further one. */
+  backoffMs: number;
+  signal?: AbortSignal | undefined;
+};
+
+export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
+  connectTimeoutMs: 30_000,
+  idleTimeoutMs: 60_000,
+  retries: 3,
+  backoffMs: 5_000,
+};
+
+/** A download that did not give the complete file. `retryable`: trying again may help. */
+export class DownloadError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'DownloadError';
+  }
+}
+
+const MAX_REDIRECTS = 5;
+
+/** Responses whose connection the idle time-out cut, and the error that says so. */
+const stalled = new WeakMap<IncomingMessage, DownloadError>();
+const USER_AGENT = 'trademark-watch register sync';
+
+/** Where a network error's message says more than its code, a sentence for the report. */
+function networkError(error: unknown): DownloadError {
+  if (error instanceof DownloadError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = (error as Error).message || String(error);
+  return new DownloadError(code && !message.includes(code) ? `${code}: ${message}` : message, true);
+}
+
+/**
+ * GET `url`, following redirects, until a 200 response whose body has not been read yet. A status
+ * other than 200 is an error: 5xx and 429 retryable, others (404, 403 …) not.
+ */
+function get(url: string, options: HttpOptions, redirects = 0): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
+    if (client === null) {
+      reject(new DownloadError(`unsupported URL scheme ${target.protocol}`, false));
+      return;
+    }
+    const request = client.get(target, {
+      headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity' },
+      signal: options.signal,
+    });
+    let received: IncomingMessage | null = null;
+    const connectTimer = setTimeout(() => {
+      request.destroy(
+        new DownloadError(`no connection within ${options.connectTimeoutMs} ms`, true),
+      );
+    }, options.connectTimeoutMs);
+    request.on('socket', (socket) => {
+      // A reused keep-alive socket is already connected.
+      if (!socket.connecting) clearTimeout(connectTimer);
+      else socket.once('connect', () => clearTimeout(connectTimer));
+    });
+    request.setTimeout(options.idleTimeoutMs, () => {
+      const error = new DownloadError(`no data for ${options.idleTimeoutMs} ms`, true);
+      // Once the body streams, the response only sees "aborted": it is told the real reason.
+      if (received) stalled.set(received, error);
+      request.destroy(error);
+    });
+    request.on('error', (error) => {
+      clearTimeout(connectTimer);
+      reject(networkError(error));
+    });
+    request.on('response', (response) => {
+      received = response;
+      clearTimeout(connectTimer);
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if (status >= 300 && status < 400 && location) {
+        response.resume();
+        if (redirects >= MAX_REDIRECTS) {
+          reject(new DownloadError(`more than ${MAX_REDIRECTS} redirects`, false));
+          return;
+        }
+        get(new URL(location, target).toString(), options, redirects + 1).then(resolve, reject);
+        return;
+      }
+      if (status !== 200) {
+        response.resume();
+        const retryable = status >= 500 || status === 429;
+        reject(new DownloadError(`HTTP ${status} from the server`, retryable));
+        return;
+      }
+      // The idle time-out keeps watching the socket while the body streams.
+      resolve(response);
+    });
+  });
+}
+
+/** Runs `attempt` until it succeeds, fails for good, or the retries are used up. */
+export async function withRetries<T>(
+  options: HttpOptions,
+  attempt: () => Promise<T>,
+  onRetry?: (error: DownloadError, attemptNumber: number) => void,
+): Promise<T> {
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const failure = networkError(error);
+      if (!failure.retryable || n >= options.retries || options.signal?.aborted) throw failure;
+      onRetry?.(failure, n + 1);
+      await sleep(options.backoffMs * 2 ** n, undefined, { signal: options.signal });
+    }
+  }
+}
+
+/** The body must be as long as the server declared: a cut connection is not a complete file. */
+function checkLength(response: IncomingMessage, received: number) {
+  const declared = response.headers['content-length'];
+  if (declared !== undefined && Number(declared) !== received) {
+    throw new DownloadError(
+      `the server declared ${declared} bytes but sent ${received}: truncated`,
+      true,
+    );
+  }
+}
+
+export type Downloaded = { bytes: number; sha256: string };
+
+/**
+ * Streams `url` into the file `path` (never the whole file in memory), with time-outs and
+ * retries, and verifies the status and the declared length. Returns the size and SHA-256 of
+ * what was written. On failure nothing is left at `path`.
+ */
+export async function downloadToFile(
+  url: string,
+  path: string,
+  options: HttpOptions,
+  onProgress?: (received: number, total: number | null) => void,
+  onRetry?: (error: DownloadError, attemptNumber: number) => void,
+): Promise<Downloaded> {
+  try {
+    return await withRetries(
+      options,
+      async () => {
+        const response = await get(url, options);
+        const declared = response.headers['content-length'];
+        const total = declared === undefined ? null : Number(declared);
+        const hash = createHash('sha256');
+        let received = 0;
+        const count = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            received += chunk.length;
+            hash.update(chunk);
+            onProgress?.(received, total);
+            callback(null, chunk);
+          },
+        });
+        try {
+          await pipeline(response, count, createWriteStream(path));
+        } catch (error) {
+          const idle = stalled.get(response);
+          if (idle) throw idle;
+          // A connection cut before the declared length reads as "aborted": say what it means.
+          if (total !== null && received < total) checkLength(response, received);
+          throw networkError(error);
+        }
+        checkLength(response, received);
+        return { bytes: received, sha256: hash.digest('hex') };
+      },
+      onRetry,
+    );
+  } catch (error) {
+    await rm(path, { force: true });
+    throw error;
+  }
+}
+
+/** A small text document (a listing page), read whole, with the same time-outs and retries. */
+export async function fetchText(url: string, options: HttpOptions, maxBytes: number) {
+  return withRetries(options, async () => {
+    const response = await get(url, options);
+    const chunks: Buffer[] = [];
+    let received = 0;
+    try {
+      for await (const chunk of response as AsyncIterable<Buffer>) {
+        received += chunk.length;
+        if (received > maxBytes) {
+          response.destroy();
+          throw new DownloadError(`the listing is larger than ${maxBytes} bytes`, false);
+        }
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      throw stalled.get(response) ?? networkError(error);
+    }
+    checkLength(response, received);
+    return Buffer.concat(chunks).toString('utf8');
+  });
+}

@@ -1,0 +1,226 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Db } from '../../data/db.ts';
+import {
+  claimFeedLease,
+  finishRegisterFile,
+  listRegisterFiles,
+  type RegisterFileRow,
+  releaseFeedLease,
+  renewFeedLease,
+  startRegisterFile,
+} from '../../data/repositories/register-files.ts';
+import { ApiError } from '../../domain/errors.ts';
+import { newWorkerId } from '../../scan/scanner.ts';
+import { importRecordFiles } from '../import.ts';
+import type { Feed } from './feeds.ts';
+import {
+  DEFAULT_HTTP_OPTIONS,
+  downloadToFile,
+  fetchText,
+  type HttpOptions,
+} from './http-download.ts';
+import { type ListedFile, parseHtmlListing } from './listing.ts';
+import { extractZipEntries } from './zip-entries.ts';
+
+/** How many of the newest listed files the first sync of a feed loads when no --since is given. */
+export const FIRST_SYNC_FILES = 7;
+/** A listing page is a few hundred links; anything far larger is not one. */
+const MAX_LISTING_BYTES = 20 * 1024 * 1024;
+/** The feed's lease; renewed every third of it while the sync works. */
+const LEASE_SECONDS = 600;
+
+export type SyncFileReport = {
+  name: string;
+  status: 'loaded' | 'failed' | 'skipped';
+  bytes: number | null;
+  imported: number;
+  updated: number;
+  skipped: number;
+  errors: number;
+  reason?: string;
+};
+
+export type SyncReport = { feed: string; url: string; files: SyncFileReport[] };
+
+export type SyncProgress =
+  | { phase: 'download'; file: string; bytes: number; total: number | null }
+  | { phase: 'import'; file: string; bytes: number; total: number };
+
+export type SyncOptions = {
+  feed: Feed;
+  /** The listing's location; the feed's official one by default. */
+  url?: string | undefined;
+  /** YYYY-MM-DD: load the listed files dated from this day on. */
+  since?: string | undefined;
+  logger: Logger;
+  http?: Partial<HttpOptions>;
+  onProgress?: (progress: SyncProgress) => void;
+  /** Who holds the feed's lease (a process id for the logs); a new one by default. */
+  holder?: string;
+};
+
+/**
+ * Which listed files this sync considers: from `since` on if given; on a feed's first sync the
+ * newest FIRST_SYNC_FILES; afterwards every file from the oldest one the feed has recorded on,
+ * so that new files and earlier failures are loaded and nothing older than the window is.
+ */
+function filesToConsider(
+  listed: ListedFile[],
+  known: RegisterFileRow[],
+  since: string | undefined,
+): ListedFile[] {
+  if (since !== undefined) return listed.filter((file) => file.date >= since);
+  if (known.length === 0) return listed.slice(-FIRST_SYNC_FILES);
+  const start = known.reduce((min, row) => (row.fileDate < min ? row.fileDate : min), '9999');
+  return listed.filter((file) => file.date >= start);
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Downloads, verifies and imports one file; records the outcome. Never throws for the file. */
+async function loadFile(
+  db: Db,
+  feedName: string,
+  file: ListedFile,
+  http: HttpOptions,
+  options: SyncOptions,
+): Promise<SyncFileReport> {
+  const { logger, onProgress } = options;
+  await startRegisterFile(db, {
+    feed: feedName,
+    name: file.name,
+    url: file.url,
+    fileDate: file.date,
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'tmwatch-sync-'));
+  let download: { bytes: number; sha256: string } | null = null;
+  try {
+    download = await downloadToFile(
+      file.url,
+      join(dir, 'download'),
+      http,
+      (bytes, total) => onProgress?.({ phase: 'download', file: file.name, bytes, total }),
+      (error, attempt) =>
+        logger.warn(
+          { feed: feedName, file: file.name, attempt, reason: error.message },
+          'retrying',
+        ),
+    );
+    const entries = await extractZipEntries(join(dir, 'download'), dir);
+    await rm(join(dir, 'download'));
+    if (entries.length === 0) throw new Error('the zip archive holds no file');
+    const summary = await importRecordFiles(db, entries, {
+      onProgress: ({ bytesRead, totalBytes }) =>
+        onProgress?.({ phase: 'import', file: file.name, bytes: bytesRead, total: totalBytes }),
+    });
+    const report: SyncFileReport = {
+      name: file.name,
+      status: 'loaded',
+      bytes: download.bytes,
+      imported: summary.imported,
+      updated: summary.updated,
+      skipped: summary.skipped,
+      errors: summary.errors.length,
+    };
+    await finishRegisterFile(db, feedName, file.name, {
+      status: 'loaded',
+      bytes: download.bytes,
+      sha256: download.sha256,
+      imported: summary.imported,
+      updated: summary.updated,
+      skipped: summary.skipped,
+      errors: summary.errors.length,
+      reason: null,
+    });
+    logger.info({ feed: feedName, ...report }, 'register file loaded');
+    return report;
+  } catch (error) {
+    // A broken file is reported and the sync goes on; its records already imported stay, and
+    // loading it again later upserts the same records (the importer is idempotent).
+    const reason = oneLine((error as Error).message || String(error));
+    await finishRegisterFile(db, feedName, file.name, {
+      status: 'failed',
+      bytes: download?.bytes ?? null,
+      sha256: download?.sha256 ?? null,
+      imported: null,
+      updated: null,
+      skipped: null,
+      errors: null,
+      reason,
+    });
+    logger.warn({ feed: feedName, file: file.name, reason }, 'register file failed');
+    return {
+      name: file.name,
+      status: 'failed',
+      bytes: download?.bytes ?? null,
+      imported: 0,
+      updated: 0,
+      skipped: 0,
+      errors: 0,
+      reason,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function skippedReport(row: RegisterFileRow): SyncFileReport {
+  return {
+    name: row.name,
+    status: 'skipped',
+    bytes: row.bytes,
+    imported: 0,
+    updated: 0,
+    skipped: 0,
+    errors: 0,
+  };
+}
+
+/**
+ * One sync of a feed: reads its listing and loads, oldest first, every file of the window (see
+ * filesToConsider) not loaded yet. Only one process syncs a feed at a time: a sync finding the
+ * feed's lease held fails with a `conflict` error, and an unreadable listing with `unavailable`.
+ */
+export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport> {
+  const { feed, logger } = options;
+  const url = options.url ?? feed.defaultUrl;
+  const http: HttpOptions = { ...DEFAULT_HTTP_OPTIONS, ...options.http };
+  const holder = options.holder ?? newWorkerId();
+  if (!(await claimFeedLease(db, feed.name, holder, LEASE_SECONDS))) {
+    throw new ApiError('conflict', `feed ${feed.name} is being synced by another process`);
+  }
+  const renewal = setInterval(
+    () => {
+      renewFeedLease(db, feed.name, holder, LEASE_SECONDS).catch((error: unknown) =>
+        logger.warn({ err: error, feed: feed.name }, 'could not renew the feed lease'),
+      );
+    },
+    (LEASE_SECONDS * 1000) / 3,
+  );
+  try {
+    let listed: ListedFile[];
+    try {
+      listed = parseHtmlListing(await fetchText(url, http, MAX_LISTING_BYTES), url, feed);
+    } catch (error) {
+      throw new ApiError(
+        'unavailable',
+        `cannot read the listing of feed ${feed.name} at ${url}: ${oneLine((error as Error).message)}`,
+      );
+    }
+    const known = await listRegisterFiles(db, feed.name);
+    const byName = new Map(known.map((row) => [row.name, row]));
+    const files: SyncFileReport[] = [];
+    for (const file of filesToConsider(listed, known, options.since)) {
+      const row = byName.get(file.name);
+      if (row?.status === 'loaded') files.push(skippedReport(row));
+      else files.push(await loadFile(db, feed.name, file, http, options));
+    }
+    return { feed: feed.name, url, files };
+  } finally {
+    clearInterval(renewal);
+    await releaseFeedLease(db, feed.name, holder);
+  }
+}

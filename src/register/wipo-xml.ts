@@ -1,0 +1,459 @@
+import { SaxesParser } from 'saxes';
+import { parseRegisterRecord, type RecordItem, toIsoInstant } from './record.ts';
+import { usptoStatus } from './uspto-status.ts';
+import { int, niceClass, usptoSt13 } from './uspto-xml.ts';
+
+/**
+ * WIPO trademark XML: ST.96 (`TrademarkTransaction`/`Transaction` … `TrademarkBag/Trademark`, as
+ * CIPO's bulk files and USPTO TSDR serve it) and ST.66 TM-XML (`Transaction` …
+ * `TradeMarkDetails/TradeMark`, as EUIPO and TSDR serve it). Elements are read by their local
+ * name, whatever the namespace prefix, so ST.96 versions (1.0 drafts, 2.x, 3.x/4.x) read alike.
+ * The mapping to the record is documented in docs/register-formats.md.
+ */
+export type WipoStandard = 'st96' | 'st66';
+
+/** `rawPayload.source` of the records of each standard. */
+export const WIPO_SOURCES: Readonly<Record<WipoStandard, string>> = {
+  st96: 'wipo-st96',
+  st66: 'wipo-st66',
+};
+
+type Applicant = {
+  /** ST.96's `sequenceNumber` or ST.66's USPTO `PartyTypeCode`: the USPTO party type, if any. */
+  partyType: number | null;
+  names: Partial<Record<NameKind, string>>;
+  freeFormat: string[];
+  addressCountry: string | null;
+  nationality: string | null;
+  incorporation: string | null;
+};
+
+type NameKind = 'EntityName' | 'OrganizationStandardName' | 'PersonFullName' | 'OrganizationName';
+
+type Mark = {
+  line: number;
+  office: string | null;
+  applicationNumber: string | null;
+  registrationNumber: string | null;
+  applicationDate: string | null;
+  registrationDate: string | null;
+  expiryDate: string | null;
+  statusCode: string | null;
+  statusDate: string | null;
+  markText: string | null;
+  classes: string[];
+  publicationDates: string[];
+  designations: string[];
+  applicants: Applicant[];
+  error: string | null;
+};
+
+const newMark = (line: number): Mark => ({
+  line,
+  office: null,
+  applicationNumber: null,
+  registrationNumber: null,
+  applicationDate: null,
+  registrationDate: null,
+  expiryDate: null,
+  statusCode: null,
+  statusDate: null,
+  markText: null,
+  classes: [],
+  publicationDates: [],
+  designations: [],
+  applicants: [],
+  error: null,
+});
+
+const newApplicant = (partyType: number | null): Applicant => ({
+  partyType,
+  names: {},
+  freeFormat: [],
+  addressCountry: null,
+  nationality: null,
+  incorporation: null,
+});
+
+const local = (name: string) => name.slice(name.indexOf(':') + 1);
+
+/** The root elements this reader takes, by local name. */
+export const WIPO_ROOTS = new Set([
+  'Transaction',
+  'TrademarkTransaction',
+  'TradeMarkTransaction',
+  'Trademark',
+  'TradeMark',
+]);
+
+const MARK_ELEMENTS = new Set(['Trademark', 'TradeMark']);
+
+/** Direct children of the mark whose text is a field (the same local names in both standards). */
+const MARK_FIELDS: Readonly<Record<string, (mark: Mark, value: string) => void>> = {
+  RegistrationOfficeCode: (m, v) => {
+    m.office = v;
+  },
+  ApplicationNumber: (m, v) => {
+    m.applicationNumber ??= v; // ST.66 writes the number here; ST.96 one level down
+  },
+  RegistrationNumber: (m, v) => {
+    m.registrationNumber = v;
+  },
+  ApplicationDate: (m, v) => {
+    m.applicationDate = v;
+  },
+  RegistrationDate: (m, v) => {
+    m.registrationDate = v;
+  },
+  ExpiryDate: (m, v) => {
+    m.expiryDate = v;
+  },
+  MarkCurrentStatusCode: (m, v) => {
+    m.statusCode = v;
+  },
+  MarkCurrentStatusDate: (m, v) => {
+    m.statusDate = v;
+  },
+};
+
+/** Fields anywhere below the mark, by their own local name and their parent's. */
+function markLeaf(mark: Mark, name: string, parent: string, value: string) {
+  if (name === 'ApplicationNumberText' && parent === 'ApplicationNumber') {
+    mark.applicationNumber = value;
+  } else if (name === 'MarkVerbalElementText') {
+    mark.markText ??= value;
+  } else if (name === 'ClassNumber' && parent === 'ClassDescription') {
+    mark.classes.push(value);
+  } else if (name === 'PublicationDate' && parent === 'Publication') {
+    mark.publicationDates.push(value);
+  } else if (name === 'DesignatedCountryCode') {
+    mark.designations.push(value);
+  }
+}
+
+function applicantLeaf(applicant: Applicant, name: string, value: string) {
+  switch (name) {
+    case 'EntityName':
+    case 'OrganizationStandardName':
+    case 'PersonFullName':
+    case 'OrganizationName':
+      applicant.names[name] ??= value;
+      return;
+    case 'FreeFormatNameLine':
+      applicant.freeFormat.push(value);
+      return;
+    case 'CountryCode':
+    case 'FormattedAddressCountryCode':
+      applicant.addressCountry ??= value;
+      return;
+    case 'NationalityCode':
+    case 'ApplicantNationalityCode':
+      applicant.nationality ??= value;
+      return;
+    case 'IncorporationCountryCode':
+    case 'ApplicantIncorporationCountryCode':
+      applicant.incorporation ??= value;
+      return;
+    case 'PartyTypeCode':
+      applicant.partyType ??= int(value);
+      return;
+  }
+}
+
+function applicantName(applicant: Applicant): string | null {
+  const n = applicant.names;
+  const name =
+    n.EntityName ??
+    n.OrganizationStandardName ??
+    n.OrganizationName ??
+    n.PersonFullName ??
+    (applicant.freeFormat.length > 0 ? applicant.freeFormat.join(' ') : null);
+  return name?.trim() || null;
+}
+
+/**
+ * The current owner: where the applicants carry USPTO party types (TSDR), the highest one in
+ * 10..69 (the latest owner, as in the daily XML); otherwise the first applicant named.
+ */
+function currentApplicant(applicants: readonly Applicant[]): Applicant | null {
+  let best: Applicant | null = null;
+  let bestRank = -1;
+  for (const applicant of applicants) {
+    if (applicantName(applicant) === null) continue;
+    const type = applicant.partyType;
+    const rank = type !== null && type >= 10 && type <= 69 ? type : 0;
+    if (rank > bestRank) {
+      best = applicant;
+      bestRank = rank;
+    }
+  }
+  return best;
+}
+
+const st3 = (value: string | null) => {
+  const code = value?.trim().toUpperCase() ?? '';
+  return /^[A-Z]{2}$/.test(code) ? code : null;
+};
+
+/**
+ * An `xs:date` as the standards write it (`2000-05-09`, or with the office's zone
+ * `2000-05-09-04:00`): the calendar date, which is what the office decided. Empty → null;
+ * anything else → undefined.
+ */
+function wipoDate(value: string | null): string | null | undefined {
+  const v = value?.trim() ?? '';
+  if (v === '') return null;
+  const m = /^(\d{4}-\d{2}-\d{2})(?:Z|[+-]\d{2}:\d{2}|T[\d:.]+(?:Z|[+-]\d{2}:\d{2})?)?$/.exec(v);
+  if (!m?.[1] || toIsoInstant(m[1]) === null) return undefined;
+  return m[1];
+}
+
+/**
+ * The status word of a non-US record from ST.66's/ST.96's status text (`Registered`,
+ * `Application filed`, `Registration cancelled` …). USPTO records use the USPTO code table.
+ */
+function statusWord(office: string | null, code: string | null): string {
+  const text = code?.trim() ?? '';
+  if (office === 'US' && /^\d{1,3}$/.test(text)) return usptoStatus(text).word;
+  const t = text.toLowerCase();
+  if (/cancel|invalid|revoked|surrender|removed/.test(t)) return 'cancelled';
+  if (/expir/.test(t)) return 'expired';
+  if (/withdrawn|abandon|refus|reject|lapsed/.test(t)) return 'abandoned';
+  if (/oppos/.test(t)) return 'opposed';
+  if (/regist/.test(t)) return 'registered';
+  if (/publish|publication/.test(t)) return 'published';
+  if (/filed|receiv|application/.test(t)) return 'filed';
+  return 'pending';
+}
+
+/**
+ * The record's key: the ST.13 number for the offices whose numbering this service knows (USPTO:
+ * the same key as the daily XML, so both formats update one record; EUIPO: `EM500000` + the
+ * 9-digit EUTM number, as TMview writes it); otherwise the office code and the application number
+ * as the office writes it (`CA-1234567`).
+ */
+function externalId(office: string, applicationNumber: string): string {
+  if (office === 'US' && /^\d{8}$/.test(applicationNumber)) return usptoSt13(applicationNumber);
+  if (office === 'EM' && /^\d{1,9}$/.test(applicationNumber)) {
+    return `EM500000${applicationNumber.padStart(9, '0')}`;
+  }
+  return `${office}-${applicationNumber}`;
+}
+
+function mapMark(mark: Mark, standard: WipoStandard, file: string): RecordItem {
+  const line = mark.line;
+  const fail = (error: string): RecordItem => ({ file, line, error });
+  const skip = (reason: string): RecordItem => ({ file, line, skipped: true, reason });
+  if (mark.error) return fail(mark.error);
+  const office = st3(mark.office);
+  const number = mark.applicationNumber?.trim() ?? '';
+  if (office === null) return fail('RegistrationOfficeCode: missing or not an ST.3 code');
+  if (number === '') return fail('ApplicationNumber: missing');
+  const label = `${office} ${number}`;
+  const markText = mark.markText?.trim() ?? '';
+  if (markText === '') return skip(`${label}: no MarkVerbalElementText (figurative mark)`);
+  const owner = currentApplicant(mark.applicants);
+  if (owner === null) return skip(`${label}: no applicant with a name`);
+  const filed = wipoDate(mark.applicationDate);
+  if (filed === undefined) return fail(`ApplicationDate: "${mark.applicationDate}" is not a date`);
+  if (filed === null) return skip(`${label}: no ApplicationDate`);
+  const registered = wipoDate(mark.registrationDate);
+  if (registered === undefined) {
+    return fail(`RegistrationDate: "${mark.registrationDate}" is not a date`);
+  }
+  const expires = wipoDate(mark.expiryDate);
+  if (expires === undefined) return fail(`ExpiryDate: "${mark.expiryDate}" is not a date`);
+  const publications = mark.publicationDates
+    .map((d) => wipoDate(d))
+    .filter((d): d is string => typeof d === 'string')
+    .sort();
+  const classes = [
+    ...new Set(mark.classes.map(niceClass).filter((n): n is number => n !== null)),
+  ].sort((a, b) => a - b);
+  const designations = office === 'WO' ? mark.designations.map((d) => d.trim().toUpperCase()) : [];
+  const rawPayload = {
+    source: WIPO_SOURCES[standard],
+    office,
+    applicationNumber: number,
+    registrationNumber: mark.registrationNumber?.trim() || null,
+    statusCode: mark.statusCode?.trim() || null,
+    statusDate: wipoDate(mark.statusDate) ?? mark.statusDate,
+    publicationDates: publications,
+    classes,
+    applicants: mark.applicants.map((a) => ({
+      name: applicantName(a),
+      partyType: a.partyType,
+      addressCountry: st3(a.addressCountry),
+      nationality: st3(a.nationality),
+      incorporation: st3(a.incorporation),
+    })),
+  };
+  const result = parseRegisterRecord(
+    {
+      externalId: externalId(office, number),
+      markText,
+      ownerName: applicantName(owner),
+      ownerCountryCode:
+        st3(owner.addressCountry) ?? st3(owner.nationality) ?? st3(owner.incorporation) ?? 'XX',
+      jurisdiction: office,
+      designations,
+      filedAt: filed,
+      registeredAt: registered,
+      expiresAt: expires,
+      // The first publication is the one for opposition (USPTO Official Gazette, EUIPO Bulletin
+      // part A); later ones (registration) are kept in the raw payload.
+      publishedAt: publications[0] ?? null,
+      status: statusWord(office, mark.statusCode),
+      classes,
+      logoUrl: null,
+    },
+    rawPayload,
+  );
+  return result.ok ? { file, line, record: result.record } : fail(result.error);
+}
+
+/** saxes says `12:5: unexpected close tag.`; the import report gets a sentence. */
+function describeXmlError(message: string): string {
+  const m = /^(\d+):(\d+): (.*)$/s.exec(message);
+  return m ? `malformed XML at line ${m[1]}, column ${m[2]}: ${m[3]}` : `malformed XML: ${message}`;
+}
+
+/**
+ * Streams register records out of a WIPO ST.96 or ST.66 document: one item per trademark element
+ * (`Trademark` / `TradeMark`), numbered by the line of its start tag. Memory holds one mark's few
+ * captured fields at a time. Applicants are read inside the mark (ST.96, EUIPO's ST.66) or, as
+ * TSDR's ST.66 places them, next to it in the same `TransactionData`; a mark without applicants
+ * inside is held until its `TransactionData` ends. A mark without a word element, an applicant or
+ * an application date is skipped; bad data is an error item and reading goes on.
+ */
+export async function* readWipoXml(
+  stream: AsyncIterable<Buffer | Uint8Array | string>,
+  standard: WipoStandard,
+  fileName = 'input',
+): AsyncGenerator<RecordItem> {
+  const file = fileName;
+  const parser = new SaxesParser({ position: true });
+  const out: RecordItem[] = [];
+  const stack: string[] = [];
+  const st = {
+    mark: null as Mark | null,
+    markDepth: -1,
+    applicant: null as Applicant | null,
+    applicantDepth: -1,
+    /** Marks of the current TransactionData that had no applicant inside. */
+    waiting: [] as Mark[],
+    /** Applicants of the current TransactionData outside any mark (TSDR ST.66). */
+    loose: [] as Applicant[],
+    text: '',
+    lastErrorLine: -1,
+  };
+
+  const flushWaiting = () => {
+    for (const mark of st.waiting) {
+      if (mark.applicants.length === 0) mark.applicants = st.loose;
+      out.push(mapMark(mark, standard, file));
+    }
+    st.waiting = [];
+    st.loose = [];
+  };
+
+  parser.on('opentag', (tag) => {
+    const name = local(tag.name);
+    stack.push(name);
+    st.text = '';
+    if (st.mark === null && MARK_ELEMENTS.has(name) && stack.length > 1) {
+      st.mark = newMark(parser.line);
+      st.markDepth = stack.length;
+    } else if (st.mark === null && MARK_ELEMENTS.has(name) && stack.length === 1) {
+      st.mark = newMark(parser.line); // a single mark as the document
+      st.markDepth = 1;
+    }
+    if (name === 'Applicant' && st.applicant === null) {
+      const sequence = Object.entries(tag.attributes).find(
+        ([key]) => local(key) === 'sequenceNumber',
+      )?.[1];
+      st.applicant = newApplicant(int(typeof sequence === 'string' ? sequence : null));
+      st.applicantDepth = stack.length;
+    }
+  });
+
+  const onText = (value: string) => {
+    st.text += value;
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+
+  parser.on('closetag', (tag) => {
+    const name = local(tag.name);
+    const depth = stack.length;
+    const parent = stack[depth - 2] ?? '';
+    const value = st.text.trim();
+    st.text = '';
+    const mark = st.mark;
+    if (value !== '') {
+      if (st.applicant !== null) applicantLeaf(st.applicant, name, value);
+      else if (mark !== null) {
+        if (depth === st.markDepth + 1) MARK_FIELDS[name]?.(mark, value);
+        markLeaf(mark, name, parent, value);
+      }
+    }
+    if (st.applicant !== null && depth === st.applicantDepth) {
+      if (mark !== null) mark.applicants.push(st.applicant);
+      else st.loose.push(st.applicant);
+      st.applicant = null;
+    }
+    if (mark !== null && depth === st.markDepth) {
+      if (mark.applicants.length > 0 || mark.error) out.push(mapMark(mark, standard, file));
+      else st.waiting.push(mark);
+      st.mark = null;
+    }
+    if (name === 'TransactionData') flushWaiting();
+    stack.pop();
+  });
+
+  parser.on('error', (err) => {
+    const message = describeXmlError(err.message);
+    if (st.mark) st.mark.error ??= message;
+    else if (parser.line !== st.lastErrorLine)
+      out.push({ file, line: parser.line, error: message });
+    st.lastErrorLine = parser.line;
+  });
+
+  const decoder = new TextDecoder('utf-8');
+  try {
+    for await (const chunk of stream) {
+      parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+      yield* out.splice(0);
+    }
+  } catch (err) {
+    yield* out.splice(0);
+    yield {
+      file,
+      line: st.mark?.line ?? parser.line,
+      error: `read failed: ${(err as Error).message}`,
+    };
+    return;
+  }
+  const tail = decoder.decode();
+  if (tail !== '') parser.write(tail);
+  const endLine = parser.line;
+  const open = st.mark;
+  const truncated = stack.length > 0;
+  parser.on('error', () => {}); // close() complains about each unclosed tag: one message below
+  parser.close();
+  yield* out.splice(0);
+  if (open !== null) {
+    const element = standard === 'st96' ? 'Trademark' : 'TradeMark';
+    yield { file, line: open.line, error: `the file ends inside this <${element}>: truncated?` };
+    return;
+  }
+  flushWaiting();
+  yield* out.splice(0);
+  if (truncated) {
+    yield {
+      file,
+      line: endLine,
+      error: 'the file ends before its root element closes: truncated?',
+    };
+  }
+}

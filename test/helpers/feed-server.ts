@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import yazl from 'yazl';
+
+/**
+ * A local copy of a register feed for the sync tests: an HTML directory listing at /feed/ with
+ * links to files, each served as its behaviour says. Every request is counted per path.
+ */
+export type FileBehaviour =
+  | { kind: 'file'; body: Buffer }
+  /** Answers `status` (and no file). */
+  | { kind: 'status'; status: number }
+  /** Declares the whole length, sends the first `sent` bytes, then closes the connection. */
+  | { kind: 'cut'; body: Buffer; sent: number }
+  /** Sends the headers and the first `sent` bytes, then nothing more (the connection stays open). */
+  | { kind: 'stall'; body: Buffer; sent: number }
+  /** Answers 503 the first `times` requests, then serves the file. */
+  | { kind: 'flaky'; body: Buffer; times: number };
+
+export type FeedServer = {
+  /** The listing's URL (ends with /feed/). */
+  url: string;
+  files: Map<string, FileBehaviour>;
+  /** Links the listing shows besides the files (relative or absolute). */
+  extraLinks: string[];
+  /** When set, the listing links to each file with an absolute URL instead of a relative one. */
+  absoluteLinks: boolean;
+  requests(path: string): number;
+  /** Forgets the files, links and request counts of an earlier test. */
+  reset(): void;
+  close(): Promise<void>;
+};
+
+function serve(response: ServerResponse, behaviour: FileBehaviour, count: number) {
+  switch (behaviour.kind) {
+    case 'file':
+      response.writeHead(200, { 'content-type': 'application/zip' }).end(behaviour.body);
+      return;
+    case 'status':
+      response.writeHead(behaviour.status).end('no such file');
+      return;
+    case 'cut':
+      response.writeHead(200, { 'content-length': String(behaviour.body.length) });
+      response.write(behaviour.body.subarray(0, behaviour.sent), () => response.destroy());
+      return;
+    case 'stall':
+      response.writeHead(200, { 'content-length': String(behaviour.body.length) });
+      response.write(behaviour.body.subarray(0, behaviour.sent));
+      return;
+    case 'flaky':
+      if (count <= behaviour.times) response.writeHead(503).end('try later');
+      else response.writeHead(200).end(behaviour.body);
+      return;
+  }
+}
+
+export async function startFeedServer(): Promise<FeedServer> {
+  const counts = new Map<string, number>();
+  const open = new Set<ServerResponse>();
+  const state = {
+    files: new Map<string, FileBehaviour>(),
+    extraLinks: [] as string[],
+    absoluteLinks: false,
+  };
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const count = (counts.get(path) ?? 0) + 1;
+    counts.set(path, count);
+    open.add(response);
+    response.on('close', () => open.delete(response));
+    if (path === '/feed/') {
+      const base = state.absoluteLinks ? `${url}` : '';
+      const links = [
+        '<a href="../">Parent Directory</a>',
+        '<a href="?C=M;O=A">Last modified</a>',
+        ...state.extraLinks.map((href) => `<a href="${href}">${href}</a>`),
+        ...[...state.files.keys()].map((name) => `<a href="${base}${name}">${name}</a>`),
+      ];
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<html><body><h1>Index of /feed</h1><pre>${links.join('\n')}</pre></body></html>`);
+      return;
+    }
+    const behaviour = state.files.get(path.replace(/^\/feed\//, ''));
+    if (!behaviour) {
+      response.writeHead(404).end();
+      return;
+    }
+    serve(response, behaviour, count);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed/`;
+  return {
+    url,
+    get files() {
+      return state.files;
+    },
+    get extraLinks() {
+      return state.extraLinks;
+    },
+    set extraLinks(value: string[]) {
+      state.extraLinks = value;
+    },
+    get absoluteLinks() {
+      return state.absoluteLinks;
+    },
+    set absoluteLinks(value: boolean) {
+      state.absoluteLinks = value;
+    },
+    requests: (path) => counts.get(path) ?? 0,
+    reset() {
+      counts.clear();
+      state.files.clear();
+      state.extraLinks = [];
+      state.absoluteLinks = false;
+    },
+    async close() {
+      for (const response of open) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A zip archive of the given files (name → path of its content), as an office's file is. */
+export function zipOf(entries: Record<string, string>, options: { compress?: boolean } = {}) {
+  const zip = new yazl.ZipFile();
+  for (const [name, path] of Object.entries(entries)) {
+    zip.addBuffer(readFileSync(path), name, { compress: options.compress ?? true });
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  return new Promise<Buffer>((resolve, reject) => {
+    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}

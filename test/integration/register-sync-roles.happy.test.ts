@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type FeedServer, startFeedServer } from '../helpers/feed-server.ts';
+import {
+  BIN,
+  childEnv,
+  freshInstallation,
+  type Installation,
+  printedObject,
+  startServe,
+  tmwatch,
+} from './cli.helpers.ts';
+import { SEED_ZIP } from './register-sync.helpers.ts';
+
+/** Waits until `probe` is true, checking every 100 ms, for at most `ms`. */
+async function until(what: string, probe: () => boolean, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+describe('serve and worker run the daily register sync of REGISTER_FEEDS', {
+  timeout: 240_000,
+}, () => {
+  let server: FeedServer;
+  before(async () => {
+    server = await startFeedServer();
+    server.files.set('apc260101.zip', { kind: 'file', body: readFileSync(SEED_ZIP) });
+  });
+  after(() => server.close());
+
+  // 00:00: the day's sync is due at once, whenever the test runs.
+  const syncEnv = () => ({
+    REGISTER_FEEDS: `uspto-daily=${server.url}`,
+    REGISTER_SYNC_AT: '00:00',
+  });
+
+  async function loadedFiles(install: Installation) {
+    const { files } = printedObject(await tmwatch(['registers', 'list'], install.env));
+    return (files as { name: string; status: string }[]).map((f) => [f.name, f.status]);
+  }
+
+  it('serve with SCHEDULER=on syncs the feed once REGISTER_SYNC_AT has passed', async (t) => {
+    const install = await freshInstallation();
+    t.after(() => install.cleanup());
+    const before = server.requests('/feed/apc260101.zip');
+    const serve = await startServe({ ...install.env, ...syncEnv(), SCHEDULER: 'on' });
+    try {
+      await until('the sync to finish', () => serve.stderr().includes('register sync finished'));
+    } finally {
+      await serve.stop();
+    }
+    assert.equal(server.requests('/feed/apc260101.zip'), before + 1);
+    assert.deepEqual(await loadedFiles(install), [['apc260101.zip', 'loaded']]);
+  });
+
+  it('worker syncs it too; a second worker start the same day syncs nothing again', async (t) => {
+    const install = await freshInstallation();
+    t.after(() => install.cleanup());
+    const runWorker = async () => {
+      const child = spawn(BIN, ['worker'], {
+        env: childEnv({
+          ...install.env,
+          ...syncEnv(),
+          SCAN_POLL_SECONDS: '0.2',
+          LOG_LEVEL: 'debug',
+        }),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await until('the worker to be running', () => stderr.includes('worker started'));
+      return {
+        stderr: () => stderr,
+        async stop() {
+          child.kill('SIGTERM');
+          await exited;
+        },
+      };
+    };
+    const first = await runWorker();
+    try {
+      await until('the sync to finish', () => first.stderr().includes('register sync finished'));
+    } finally {
+      await first.stop();
+    }
+    const listed = server.requests('/feed/');
+    const second = await runWorker();
+    // The second worker asks for the day's sync, and the database says it was run.
+    await until('the day to be refused', () =>
+      second.stderr().includes('register sync of the day already claimed'),
+    );
+    await second.stop();
+    assert.equal(server.requests('/feed/'), listed, 'no second sync on the same day');
+    assert.deepEqual(await loadedFiles(install), [['apc260101.zip', 'loaded']]);
+  });
+});

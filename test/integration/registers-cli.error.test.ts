@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { main } from '../../src/cli/main.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type FeedServer, startFeedServer } from '../helpers/feed-server.ts';
+import { SEED_ZIP } from './register-sync.helpers.ts';
+
+describe('tmwatch registers sync|list', () => {
+  let database: TestDatabase;
+  let server: FeedServer;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  before(async () => {
+    // On PostgreSQL the commands use a database of their own; on PGlite, a data directory.
+    database = await createTestDatabase();
+    await database.db.close();
+    dataDir = mkdtempSync(join(tmpdir(), 'tmw-registers-'));
+    env = { LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: database.url };
+    server = await startFeedServer();
+  });
+  after(async () => {
+    await server.close();
+    if (database.url) await database.drop().catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function run(...args: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const status = await main(args, env, {
+      stdout: async (text) => {
+        stdout += text;
+      },
+      stderr: async (text) => {
+        stderr += text;
+      },
+    });
+    return { status, stdout, stderr };
+  }
+
+  it('a sync where a file failed prints the whole report and exits 1', async () => {
+    server.files.set('apc260101.zip', { kind: 'status', status: 404 });
+    server.files.set('apc260102.zip', { kind: 'file', body: readFileSync(SEED_ZIP) });
+    const result = await run('registers', 'sync', '--url', server.url);
+    assert.equal(result.status, 1);
+    assert.equal(result.stderr, '');
+    const report = JSON.parse(result.stdout);
+    assert.equal(report.feed, 'uspto-daily');
+    assert.deepEqual(report.files, [
+      {
+        name: 'apc260101.zip',
+        status: 'failed',
+        bytes: null,
+        imported: 0,
+        updated: 0,
+        skipped: 0,
+        errors: 0,
+        reason: 'HTTP 404 from the server',
+      },
+      {
+        name: 'apc260102.zip',
+        status: 'loaded',
+        bytes: 13_974,
+        imported: 11,
+        updated: 0,
+        skipped: 0,
+        errors: 0,
+      },
+    ]);
+  });
+
+  it('a sync where every file loaded or was loaded before exits 0', async () => {
+    server.files.set('apc260101.zip', { kind: 'file', body: readFileSync(SEED_ZIP) });
+    const result = await run('registers', 'sync', '--feed', 'uspto-daily', '--url', server.url);
+    assert.equal(result.status, 0, result.stderr);
+    const report = JSON.parse(result.stdout);
+    assert.deepEqual(
+      report.files.map((f: { name: string; status: string }) => [f.name, f.status]),
+      [
+        ['apc260101.zip', 'loaded'],
+        ['apc260102.zip', 'skipped'],
+      ],
+    );
+  });
+
+  it('registers list prints every file seen, with its checksum, counts and attempts', async () => {
+    const result = await run('registers', 'list', '--feed', 'uspto-daily');
+    assert.equal(result.status, 0, result.stderr);
+    const { files } = JSON.parse(result.stdout);
+    assert.deepEqual(
+      files.map((f: Record<string, unknown>) => [f.name, f.status, f.attempts, f.sha256]),
+      [
+        ['apc260101.zip', 'loaded', 2, files[0].sha256],
+        [
+          'apc260102.zip',
+          'loaded',
+          1,
+          '51cd925187d7f7d9d8004938415e813d0fc31a58eb50b869a459d989779eeaa1',
+        ],
+      ],
+    );
+  });
+
+  it('an unreadable listing is one line on stderr and exit status 1, with nothing on stdout', async () => {
+    const result = await run('registers', 'sync', '--url', `${server.url}gone/`);
+    assert.equal(result.status, 1);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /^tmwatch: cannot read the listing of feed uspto-daily .*HTTP 404/);
+    assert.equal(result.stderr.trim().split('\n').length, 1);
+  });
+
+  const USAGE: [string, string[], RegExp][] = [
+    ['a --since that is not a date', ['--since', '2026-02-30'], /--since must be a date/],
+    ['an unknown feed', ['--feed', 'nowhere'], /--feed must be one of uspto-daily/],
+    ['a --url that is not http(s)', ['--url', 'file:///etc/passwd'], /--url must be an http/],
+  ];
+  for (const [what, args, message] of USAGE) {
+    it(`${what} is a usage error (exit 2)`, async () => {
+      const result = await run('registers', 'sync', ...args);
+      assert.equal(result.status, 2);
+      assert.match(result.stderr, message);
+      assert.equal(result.stdout, '');
+    });
+  }
+});

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { detectXmlFormat } from '../../src/register/detect.ts';
+import { readRecordFile } from '../../src/register/read-records.ts';
+import { readWipoXml } from '../../src/register/wipo-xml.ts';
+import { chunked, collect, onlyRecord } from './register.helpers.ts';
+
+const WIPO_DIR = fileURLToPath(new URL('../fixtures/wipo/', import.meta.url));
+const ST66 = `${WIPO_DIR}plumage_tsdr_sn76044902.xml`;
+const ST96 = `${WIPO_DIR}plumage_tsdr_rn2178784-ST-962.2.1.xml`;
+const ST96_DRAFT = `${WIPO_DIR}plumage_tsdr_rn2178784-ST-961_D3.xml`;
+
+const text = (path: string) => readFileSync(path, 'utf8');
+
+describe('WIPO ST.96 and ST.66 documents', () => {
+  it('are told apart by their content, not their names', () => {
+    assert.equal(detectXmlFormat(text(ST66)), 'wipo-st66');
+    assert.equal(detectXmlFormat(text(ST96)), 'wipo-st96');
+    assert.equal(detectXmlFormat(text(ST96_DRAFT)), 'wipo-st96');
+    const usptoDaily = readFileSync(
+      fileURLToPath(new URL('../fixtures/uspto/DERIVED_apc_wrapper_3records.xml', import.meta.url)),
+      'utf8',
+    );
+    assert.equal(detectXmlFormat(usptoDaily), 'uspto-xml');
+    assert.equal(detectXmlFormat('<?xml version="1.0"?>\n<!-- a comment'), undefined);
+    // The USPTO's own prolog: an internal DTD of 14.7 KB before the root element.
+    const prolog = readFileSync(
+      fileURLToPath(
+        new URL('../fixtures/uspto/tmterminal_prolog-application-v2-current.xml', import.meta.url),
+      ),
+      'utf8',
+    );
+    assert.equal(detectXmlFormat(prolog), undefined, 'no root yet: read on');
+    assert.equal(detectXmlFormat(`${prolog}<trademark-applications-daily>`), 'uspto-xml');
+  });
+
+  it('an ST.66 TSDR document (PYTHON) maps text, classes, owner, office, dates and status', async () => {
+    const record = onlyRecord(await collect(readRecordFile(ST66)));
+    assert.deepEqual(
+      { ...record, rawPayload: undefined },
+      {
+        externalId: 'US500000076044902',
+        markText: 'PYTHON',
+        ownerName: 'PYTHON SOFTWARE FOUNDATION',
+        ownerCountryCode: 'US',
+        jurisdiction: 'US',
+        designations: [],
+        filedAt: '2000-05-09T00:00:00.000Z',
+        registeredAt: '2004-03-23T00:00:00.000Z',
+        expiresAt: null,
+        publishedAt: '2003-12-30T00:00:00.000Z',
+        status: 'registered',
+        classes: [9, 42],
+        logoUrl: null,
+        rawPayload: undefined,
+      },
+    );
+    assert.equal(record.rawPayload.source, 'wipo-st66');
+    assert.equal(record.rawPayload.registrationNumber, '2824281');
+    assert.deepEqual(record.rawPayload.publicationDates, ['2003-12-30']);
+  });
+
+  it('an ST.96 TSDR document (JAVA) takes the latest of its four owners', async () => {
+    const record = onlyRecord(await collect(readRecordFile(ST96)));
+    assert.equal(record.externalId, 'US500000074631225');
+    assert.equal(record.markText, 'JAVA');
+    assert.equal(record.ownerName, 'Oracle America, Inc.');
+    assert.equal(record.ownerCountryCode, 'US');
+    assert.deepEqual(record.classes, [9]);
+    assert.equal(record.filedAt, '1995-02-07T00:00:00.000Z');
+    assert.equal(record.registeredAt, '1998-08-04T00:00:00.000Z');
+    assert.equal(record.status, 'registered');
+    assert.equal(record.publishedAt, '1996-10-08T00:00:00.000Z');
+    assert.equal(record.rawPayload.source, 'wipo-st96');
+    assert.deepEqual(record.rawPayload.publicationDates, ['1996-10-08']);
+  });
+
+  it('the ST.96 1.0 draft reads the same as ST.96 2.2.1', async () => {
+    const draft = onlyRecord(await collect(readRecordFile(ST96_DRAFT)));
+    const current = onlyRecord(await collect(readRecordFile(ST96)));
+    assert.deepEqual(draft, current);
+  });
+
+  it('reads the same whatever the chunks the stream is cut into', async () => {
+    const whole = await collect(readWipoXml(chunked(text(ST66), 1 << 20), 'st66', 'f'));
+    const cut = await collect(readWipoXml(chunked(text(ST66), 7), 'st66', 'f'));
+    assert.deepEqual(cut, whole);
+  });
+
+  it('a document cut short is an error, not a record', async () => {
+    const source = text(ST96);
+    const half = source.slice(0, source.indexOf('</ns2:GoodsServicesBag>'));
+    const items = await collect(readWipoXml(chunked(half, 4096), 'st96', 'cut.xml'));
+    assert.equal(items.length, 1);
+    assert.match(
+      (items[0] as { error: string }).error,
+      /the file ends inside this <Trademark>: truncated\?/,
+    );
+  });
+
+  it('a mark without a word element is skipped (figurative), not imported with an invented text', async () => {
+    const source = text(ST96).replace(
+      /<ns2:MarkVerbalElementText>JAVA<\/ns2:MarkVerbalElementText>/,
+      '',
+    );
+    const items = await collect(readWipoXml(chunked(source, 4096), 'st96', 'f.xml'));
+    assert.deepEqual(
+      items.map((item) => ('skipped' in item ? item.reason : item)),
+      ['US 74631225: no MarkVerbalElementText (figurative mark)'],
+    );
+  });
+
+  it('a date that is not a date is an error naming the element', async () => {
+    const source = text(ST66).replace('2000-05-09-04:00', '2000-13-09');
+    const items = await collect(readWipoXml(chunked(source, 4096), 'st66', 'f.xml'));
+    assert.deepEqual(
+      items.map((item) => ('error' in item ? item.error : item)),
+      ['ApplicationDate: "2000-13-09" is not a date'],
+    );
+  });
+});
