@@ -6,7 +6,6 @@ import Fastify, {
   type FastifyInstance,
   type FastifyRequest,
 } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { createDashboard } from './dashboard/plugin.ts';
 import { withSessionCookieAuth } from './dashboard/routes/revoke-key-api.ts';
@@ -23,6 +22,7 @@ import {
   registerErrorHandling,
 } from './http/error-handler.ts';
 import { useStrictJsonBodies } from './http/json-body.ts';
+import { openApiDocumentTransform, openApiRouteTransform } from './http/openapi-document.ts';
 import { openApiInfo } from './http/openapi-info.ts';
 import type { RateLimitStore } from './http/rate-limit/store.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
@@ -39,6 +39,8 @@ export type AppDeps = {
   clock?: Clock;
   /** Memory for the GET /alerts pages kept between requests (ALERT_LIST_CACHE_MB); 0: none. */
   alertListCacheBytes?: number;
+  /** The service's public base URL (PUBLIC_URL): the `servers` entry of the OpenAPI document. */
+  publicUrl?: string;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -86,8 +88,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(swagger, {
     openapi: withSessionCookieAuth(openApiInfo),
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transform: openApiRouteTransform,
+    transformObject: openApiDocumentTransform(deps.publicUrl),
   });
 
   healthRoutes(app, deps.db);

@@ -103,6 +103,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       rateLimit,
       rateLimitPerMinute: config.rateLimitPerMinute,
       alertListCacheBytes: config.alertListCacheBytes,
+      publicUrl: config.publicUrl,
     });
     // Closing the app stops accepting connections and waits for the requests in flight.
     cleanups.push(async () => {

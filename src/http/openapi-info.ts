@@ -5,6 +5,9 @@ export const openApiInfo = {
   info: {
     title: 'Trademark Watch API',
     version: '1.0.0',
+    // The URL of whoever runs the service is added by openapi-document.ts (PUBLIC_URL).
+    contact: { name: 'The operator of this Trademark Watch service' },
+    license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     description: [
       'Watches (a brand, Nice classes, countries) are scanned against the trademark register mirror; alerts report newly filed marks that may conflict.',
       '',

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountService } from '../../domain/accounts.ts';
 import { ApiError } from '../../domain/errors.ts';
+import { apiKeyExample } from '../../http/examples.ts';
 import { sendData } from '../../http/reply.ts';
 import { ApiKeySchema, dataOf, errorResponses, idParams } from '../../http/schemas.ts';
 import { readCookie, SESSION_COOKIE } from '../cookies.ts';
@@ -58,6 +59,7 @@ export function revokeKeyApiRoute(
   api.withTypeProvider<ZodTypeProvider>().delete('/api-keys/:id', {
     config: { auth: 'session' },
     schema: {
+      operationId: 'revokeApiKey',
       tags: ['API keys'],
       security: [{ sessionCookie: [] }],
       summary: 'Revoke an API key (dashboard session)',
@@ -67,7 +69,7 @@ export function revokeKeyApiRoute(
       headers: z.looseObject({
         [CSRF_HEADER]: z.string().optional().meta({ description: 'The dashboard’s CSRF token.' }),
       }),
-      response: { 200: dataOf(ApiKeySchema), ...errorResponses(401, 403, 404) },
+      response: { 200: dataOf(ApiKeySchema, apiKeyExample), ...errorResponses(401, 403, 404) },
     },
     onRequest: async (request) => {
       const session = await deps.sessions.resume(readCookie(request, SESSION_COOKIE));

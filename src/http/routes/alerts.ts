@@ -3,7 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ALERT_STATES, type AlertService } from '../../domain/alerts.ts';
 import { principalOf } from '../authenticate.ts';
-import { cursorParam, isoInstantParam, limitParam } from '../query.ts';
+import { alertExample, updateAlertExample } from '../examples.ts';
+import { withExample } from '../openapi-document.ts';
+import { cursorParam, enumListParam, isoInstantParam, limitParam } from '../query.ts';
 import { sendData, sendJson } from '../reply.ts';
 import { AlertSchema, dataOf, errorResponses, idParams, listOf } from '../schemas.ts';
 import { withValidationOptions } from '../validation.ts';
@@ -13,21 +15,17 @@ const stateEnum = z.enum(ALERT_STATES, { error: 'Expected one of unread, read, d
 const listQuery = z.object({
   limit: limitParam,
   cursor: cursorParam,
-  state: z
-    .union([stateEnum, z.array(stateEnum)])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
-    .optional()
-    .meta({ description: 'Repeat to match any of several states.' }),
+  state: enumListParam(ALERT_STATES, 'Repeat to match any of several states.'),
   watchId: z.string().optional(),
-  since: isoInstantParam.optional().meta({
-    description:
-      'Inclusive lower bound on createdAt: an ISO 8601 date or date-time (UTC if no offset).',
-  }),
+  since: isoInstantParam('Inclusive lower bound on createdAt.'),
 });
 
-const patchBody = withValidationOptions(z.strictObject({ state: stateEnum }), {
-  reportField: true,
-});
+const patchBody = withValidationOptions(
+  withExample(z.strictObject({ state: stateEnum }), updateAlertExample),
+  {
+    reportField: true,
+  },
+);
 
 const tags = ['Alerts'];
 const security = [{ bearerAuth: [] }];
@@ -38,13 +36,14 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
   r.get('/alerts', {
     config: { scope: 'alerts:read' },
     schema: {
+      operationId: 'listAlerts',
       tags,
       security,
       summary: 'List alerts',
       description:
         'Alerts of the watches the caller can see, newest first. A watchId the caller cannot see gives an empty list.',
       querystring: listQuery,
-      response: { 200: listOf(AlertSchema), ...errorResponses(400, 401, 403, 429) },
+      response: { 200: listOf(AlertSchema, alertExample), ...errorResponses(400, 401, 403, 429) },
     },
     handler: async (request, reply) => {
       const query = request.query;
@@ -62,11 +61,14 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
   r.get('/alerts/:id', {
     config: { scope: 'alerts:read' },
     schema: {
+      operationId: 'getAlert',
       tags,
       security,
       summary: 'Read an alert',
+      description:
+        'An alert of a watch the caller can see, with its hit, in the same shape as a list item. Any other id, however malformed, is a 404.',
       params: idParams,
-      response: { 200: dataOf(AlertSchema), ...errorResponses(401, 403, 404, 429) },
+      response: { 200: dataOf(AlertSchema, alertExample), ...errorResponses(401, 403, 404, 429) },
     },
     handler: async (request, reply) => {
       return sendData(reply, 200, await alerts.get(principalOf(request), request.params.id));
@@ -76,6 +78,7 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
   r.patch('/alerts/:id', {
     config: { scope: 'alerts:read' },
     schema: {
+      operationId: 'updateAlert',
       tags,
       security,
       summary: 'Change the state of an alert',
@@ -84,7 +87,7 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
       params: idParams,
       body: patchBody,
       response: {
-        200: dataOf(AlertSchema),
+        200: dataOf(AlertSchema, alertExample),
         ...errorResponses(400, 401, 403, 404, 413, 415, 422, 429),
       },
     },
