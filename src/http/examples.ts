@@ -125,6 +125,10 @@ export const createWatchExample = {
   scanCadence: 'daily',
 };
 
-export const updateWatchExample = { name: 'Sargent & Co', scanCadence: 'weekly' };
+export const updateWatchExample = {
+  name: 'Sargent & Co',
+  attributes: { niceClasses: [6, 20, 42], designations: ['US', 'EU'] },
+  scanCadence: 'weekly',
+};
 
 export const updateAlertExample = { state: 'read' };

@@ -24,12 +24,10 @@ const listQuery = z.object({
   active: booleanParam('`true` lists active watches only, `false` only soft-deleted ones.'),
 });
 
-const createBody = createWatchSchema.meta({ examples: [createWatchExample] });
-const patchBody = withValidationOptions(
-  updateWatchSchema.meta({ examples: [updateWatchExample] }),
-  {
-    keyMessages: UPDATE_KEY_MESSAGES,
-  },
+const createBody = withExample(createWatchSchema, createWatchExample);
+const patchBody = withExample(
+  withValidationOptions(updateWatchSchema, { keyMessages: UPDATE_KEY_MESSAGES }),
+  updateWatchExample,
 );
 
 const tags = ['Watches'];
