@@ -44,6 +44,8 @@ export type AppDeps = {
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Retry-After of a 503 during shutdown: about the time another instance or a restart takes. */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
 // Accept a caller's request id if it is harmless to log; otherwise make one.
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -61,7 +63,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
-    return503OnClosing: true,
+    // Requests that arrive while the server closes get our own 503 (below), not Fastify's body.
+    return503OnClosing: false,
     frameworkErrors,
     clientErrorHandler,
     // Past find-my-way's default of 100 characters a path parameter is a routing error (a 500 if
@@ -76,8 +79,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const dashboard = createDashboard({ db: deps.db, accounts, watches, alerts, clock });
 
   app.decorateRequest('principal', null);
+  // Between the start of a shutdown and the last request in flight, a new request (on a kept-alive
+  // connection) is told to go elsewhere: 503 `unavailable` with Retry-After, in the envelope.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new ApiError('unavailable', 'The service is shutting down; retry in a moment.', {
+        headers: { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS) },
+      });
+    }
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are serialised by PostgreSQL or JSON.stringify; response schemas only document them.
