@@ -15,7 +15,7 @@ import { createAlertService } from './domain/alerts.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { ApiError } from './domain/errors.ts';
 import { createWatchService } from './domain/watches.ts';
-import { apiAuthentication } from './http/authenticate.ts';
+import { apiAuthentication, requestCounter } from './http/authenticate.ts';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -135,7 +135,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       meRoutes(api);
       watchRoutes(api, watches);
       alertRoutes(api, alerts);
-      dashboard.apiRoutes(api);
+      dashboard.apiRoutes(
+        api,
+        requestCounter({
+          rateLimit: deps.rateLimit,
+          limitPerMinute: deps.rateLimitPerMinute,
+          clock,
+        }),
+      );
     },
     { prefix: '/api/v1' },
   );

@@ -11,8 +11,8 @@ import { documentedQuerySchema } from './query.ts';
 // route is described like the others without anyone remembering to:
 // - a query parameter is documented as what it means (integer, boolean, date-time, array of
 //   enums; query.ts `documentedAs`), not as the text the validator parses;
-// - every response gets a description, X-Request-Id, and on an API-key operation the rate-limit
-//   headers of every authenticated response (D1) and Retry-After on its 429 and 503;
+// - every response gets a description, X-Request-Id, and on an authenticated operation the
+//   rate-limit headers of every authenticated response (D1); every 429 and 503 gets Retry-After;
 // - `servers` is the service's public URL; component schemas nothing refers to are dropped.
 
 type Json = Record<string, unknown>;
@@ -127,12 +127,13 @@ export function openApiDocumentTransform(publicUrl: string | undefined) {
 }
 
 function describeResponses(operation: Operation) {
-  const byKey = operation.security?.some((requirement) => 'bearerAuth' in requirement) ?? false;
+  // Key and session operations alike count against the rate limit once authenticated.
+  const authenticated = (operation.security?.length ?? 0) > 0;
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     response.description = DESCRIPTIONS.get(status) ?? STATUS_CODES[Number(status)] ?? status;
     response.headers = {
       ...REQUEST_ID,
-      ...(byKey && !BEFORE_AUTHENTICATION.has(status) ? RATE_LIMIT_HEADERS : {}),
+      ...(authenticated && !BEFORE_AUTHENTICATION.has(status) ? RATE_LIMIT_HEADERS : {}),
       ...(status === '429' || status === '503' ? RETRY_AFTER : {}),
     };
   }

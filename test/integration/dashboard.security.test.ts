@@ -415,3 +415,31 @@ describe('DELETE /api/v1/api-keys/{id}', () => {
     assert.equal(doc.components.securitySchemes.sessionCookie?.in, 'cookie');
   });
 });
+
+describe('DELETE /api/v1/api-keys/{id}: rate limit', () => {
+  it('counts each signed-in request against the user’s limit: headers, then 429 with Retry-After', async () => {
+    // A clock that stands still: the three requests fall in one rate-limit minute.
+    const server = await startTestServer({ clock: manualClock(), rateLimitPerMinute: 2 });
+    try {
+      const signed = await signedIn(server);
+      const key = await server.make.makeKey({ userId: signed.user.id });
+      const headers = {
+        cookie: signed.client.cookieHeader(),
+        origin: server.baseUrl,
+        'x-csrf-token': signed.client.csrf,
+      };
+      const path = `/api/v1/api-keys/${key.id}`;
+      const first = await server.request('DELETE', path, { headers });
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.headers.get('x-ratelimit-limit'), '2');
+      assert.equal(first.headers.get('x-ratelimit-remaining'), '1');
+      assert.equal((await server.request('DELETE', path, { headers })).status, 200);
+      const third = await server.request('DELETE', path, { headers });
+      assert.equal(third.status, 429, third.text);
+      assert.equal(third.body.error.code, 'rate_limited');
+      assert.match(third.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+    } finally {
+      await server.close();
+    }
+  });
+});
