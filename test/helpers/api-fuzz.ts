@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { signedIn } from '../integration/dashboard.helpers.ts';
 import { startTestServer, type TestServer } from './server.ts';
 
 // Property-based fuzzing of the API from its own OpenAPI document. Every operation of the served
@@ -258,7 +259,8 @@ function queryText(value: unknown): string[] {
 export type FuzzFixtures = {
   /** Real ids by the first path segment after /api/v1 (watches, alerts, api-keys…). */
   ids: Record<string, string[]>;
-  auth: Record<string, string>;
+  /** Credentials by security scheme of the document (bearerAuth, sessionCookie). */
+  credentials: Record<string, Record<string, string>>;
 };
 
 // A URL carries UTF-8: an unpaired surrogate has none, so it travels as U+FFFD (what a client's URL
@@ -318,9 +320,10 @@ function operationRequests(
       const query = search.toString();
       return query ? `?${query}` : '';
     });
-  const bearer = operation.security?.some((s) => 'bearerAuth' in s) ?? false;
+  const scheme = Object.keys(operation.security?.[0] ?? {})[0];
+  const credentials = (scheme && fixtures.credentials[scheme]) || {};
   const headersArb = fc.oneof(
-    { arbitrary: fc.constant(bearer ? fixtures.auth : {}), weight: 12 },
+    { arbitrary: fc.constant(credentials), weight: 12 },
     fc.constant({}),
     fc.constant({ authorization: 'Bearer tmw_not-a-key' }),
   );
@@ -328,7 +331,14 @@ function operationRequests(
   const bodyArb: fc.Arbitrary<{ body?: string; contentType?: string }> = media?.schema
     ? fc.oneof(
         {
-          arbitrary: values.valid(media.schema).map((v) => ({ body: JSON.stringify(v) })),
+          // Valid: the document's example (which must succeed) or a value of the schema.
+          arbitrary: (media.example === undefined
+            ? values.valid(media.schema)
+            : fc.oneof(
+                { arbitrary: fc.constant(media.example), weight: 2 },
+                values.valid(media.schema),
+              )
+          ).map((v) => ({ body: JSON.stringify(v) })),
           weight: 4,
         },
         {
@@ -391,7 +401,10 @@ export async function startFuzzTarget(): Promise<{
   fixtures: FuzzFixtures;
 }> {
   const server = await startTestServer();
-  const key = await server.make.makeKey({ tier: 'team' });
+  const signed = await signedIn(server, { tier: 'team' });
+  const key = await server.make.makeKey({ userId: signed.user.id });
+  // The key the session route revokes (again and again: idempotent), not the one fuzzing uses.
+  const spareKey = await server.make.makeKey({ userId: signed.user.id });
   const created = await server.request('POST', '/api/v1/watches', {
     headers: key.auth,
     body: {
@@ -408,8 +421,15 @@ export async function startFuzzTarget(): Promise<{
     server,
     document,
     fixtures: {
-      auth: key.auth,
-      ids: { watches: [watchId], alerts: [alertId], 'api-keys': [key.id] },
+      credentials: {
+        bearerAuth: key.auth,
+        sessionCookie: {
+          cookie: signed.client.cookieHeader(),
+          origin: server.baseUrl,
+          'x-csrf-token': signed.client.csrf,
+        },
+      },
+      ids: { watches: [watchId], alerts: [alertId], 'api-keys': [spareKey.id] },
     },
   };
 }
