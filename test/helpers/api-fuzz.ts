@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { signedIn } from '../integration/dashboard.helpers.ts';
+import { sessionApiHeaders, signedIn } from '../integration/dashboard.helpers.ts';
 import { startTestServer, type TestServer } from './server.ts';
 
 // Property-based fuzzing of the API from its own OpenAPI document. Every operation of the served
@@ -205,8 +205,9 @@ type Mutation = 'replace' | 'delete' | 'add';
 /** Every place in a JSON value: the path of each array entry and object member. */
 function placesOf(value: unknown, path: (string | number)[] = []): (string | number)[][] {
   const places: (string | number)[][] = [path];
-  if (Array.isArray(value)) value.forEach((v, i) => places.push(...placesOf(v, [...path, i])));
-  else if (typeof value === 'object' && value !== null) {
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) places.push(...placesOf(v, [...path, i]));
+  } else if (typeof value === 'object' && value !== null) {
     for (const [key, v] of Object.entries(value)) places.push(...placesOf(v, [...path, key]));
   }
   return places;
@@ -423,11 +424,7 @@ export async function startFuzzTarget(): Promise<{
     fixtures: {
       credentials: {
         bearerAuth: key.auth,
-        sessionCookie: {
-          cookie: signed.client.cookieHeader(),
-          origin: server.baseUrl,
-          'x-csrf-token': signed.client.csrf,
-        },
+        sessionCookie: sessionApiHeaders(server, signed.client),
       },
       ids: { watches: [watchId], alerts: [alertId], 'api-keys': [spareKey.id] },
     },
