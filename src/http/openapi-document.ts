@@ -22,7 +22,9 @@ type Document = Json & { paths?: Record<string, Record<string, Operation>>; comp
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
 
 const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': integerHeader('Requests a key may make per wall-clock minute.'),
+  'X-RateLimit-Limit': integerHeader(
+    'Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute.',
+  ),
   'X-RateLimit-Remaining': integerHeader(
     'Requests left in this minute, this one counted (0 on the last one allowed).',
   ),

@@ -13,7 +13,13 @@ import { startTestServer, type TestServer } from './server.ts';
 // the last two against the served document on every response).
 
 type Schema = { [key: string]: unknown };
-type Parameter = { name: string; in: string; required?: boolean; schema?: Schema };
+type Parameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  explode?: boolean;
+  schema?: Schema;
+};
 type Operation = {
   operationId?: string;
   parameters?: Parameter[];
@@ -306,7 +312,13 @@ function operationRequests(
             arbitrary:
               param.name === 'cursor'
                 ? fc.constantFrom(...BAD_CURSORS).map((c) => [c])
-                : values.valid(param.schema ?? {}).map(queryText),
+                : values
+                    .valid(param.schema ?? {})
+                    .map(queryText)
+                    // explode: false (style form) sends an array as one comma-separated value.
+                    .map((texts) =>
+                      param.explode === false && texts.length > 0 ? [texts.join(',')] : texts,
+                    ),
             weight: 3,
           },
           fc.array(hostileString, { minLength: 1, maxLength: 2 }),
