@@ -6,7 +6,6 @@ import Fastify, {
   type FastifyInstance,
   type FastifyRequest,
 } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { createDashboard } from './dashboard/plugin.ts';
 import { withSessionCookieAuth } from './dashboard/routes/revoke-key-api.ts';
@@ -17,13 +16,14 @@ import { type Clock, systemClock } from './domain/clock.ts';
 import { ApiError } from './domain/errors.ts';
 import { createWatchService } from './domain/watches.ts';
 import { createWebhookService } from './domain/webhooks.ts';
-import { apiAuthentication } from './http/authenticate.ts';
+import { apiAuthentication, requestCounter } from './http/authenticate.ts';
 import {
   clientErrorHandler,
   frameworkErrors,
   registerErrorHandling,
 } from './http/error-handler.ts';
 import { useStrictJsonBodies } from './http/json-body.ts';
+import { openApiDocumentTransform, openApiRouteTransform } from './http/openapi-document.ts';
 import { openApiInfo } from './http/openapi-info.ts';
 import type { RateLimitStore } from './http/rate-limit/store.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
@@ -43,9 +43,13 @@ export type AppDeps = {
   alertListCacheBytes?: number;
   /** WEBHOOK_ALLOW_PRIVATE_URLS: webhook URLs may be http:// and name private addresses. */
   webhookAllowPrivateUrls?: boolean;
+  /** The service's public base URL (PUBLIC_URL): the `servers` entry of the OpenAPI document. */
+  publicUrl?: string;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Retry-After of a 503 during shutdown: about the time another instance or a restart takes. */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
 // Accept a caller's request id if it is harmless to log; otherwise make one.
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -63,7 +67,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestId,
     bodyLimit: BODY_LIMIT_BYTES,
-    return503OnClosing: true,
+    // Requests that arrive while the server closes get our own 503 (below), not Fastify's body.
+    return503OnClosing: false,
     frameworkErrors,
     clientErrorHandler,
     // Past find-my-way's default of 100 characters a path parameter is a routing error (a 500 if
@@ -81,8 +86,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const dashboard = createDashboard({ db: deps.db, accounts, watches, alerts, webhooks, clock });
 
   app.decorateRequest('principal', null);
+  // Between the start of a shutdown and the last request in flight, a new request (on a kept-alive
+  // connection) is told to go elsewhere: 503 `unavailable` with Retry-After, in the envelope.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new ApiError('unavailable', 'The service is shutting down; retry in a moment.', {
+        headers: { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS) },
+      });
+    }
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are serialised by PostgreSQL or JSON.stringify; response schemas only document them.
@@ -93,8 +110,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(swagger, {
     openapi: withSessionCookieAuth(openApiInfo),
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transform: openApiRouteTransform,
+    transformObject: openApiDocumentTransform(deps.publicUrl),
   });
 
   healthRoutes(app, deps.db);
@@ -128,7 +145,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       watchRoutes(api, watches);
       alertRoutes(api, alerts);
       webhookRoutes(api, webhooks);
-      dashboard.apiRoutes(api);
+      dashboard.apiRoutes(
+        api,
+        requestCounter({
+          rateLimit: deps.rateLimit,
+          limitPerMinute: deps.rateLimitPerMinute,
+          clock,
+        }),
+      );
     },
     { prefix: '/api/v1' },
   );

@@ -104,6 +104,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       rateLimitPerMinute: config.rateLimitPerMinute,
       alertListCacheBytes: config.alertListCacheBytes,
       webhookAllowPrivateUrls: config.webhookAllowPrivateUrls,
+      publicUrl: config.publicUrl,
     });
     // Closing the app stops accepting connections and waits for the requests in flight.
     cleanups.push(async () => {

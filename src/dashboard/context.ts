@@ -78,42 +78,55 @@ export function seeOther(reply: FastifyReply, location: string) {
   return reply.redirect(location, 303);
 }
 
-// Confirmations travel as a fixed code in the query string: never user data.
-const NOTICES: Record<string, Notice> = {
-  'signed-out': { kind: 'success', message: 'You have signed out.' },
-  'session-ended': { kind: 'info', message: 'Your session has ended. Sign in again to continue.' },
-  'key-revoked': {
-    kind: 'success',
-    message: 'The key was revoked. Requests that use it are refused from now on.',
-  },
-  'watch-created': {
-    kind: 'success',
-    message: 'Watch created. Its first scan starts within a minute.',
-  },
-  'watch-updated': { kind: 'success', message: 'Changes saved.' },
-  'watch-deactivated': {
-    kind: 'success',
-    message: 'Watch deactivated. It is no longer scanned; you can restore it at any time.',
-  },
-  'watch-restored': {
-    kind: 'success',
-    message: 'Watch restored. Scanning resumes within a minute.',
-  },
-  'webhook-enabled': { kind: 'success', message: 'Endpoint enabled. Deliveries resume.' },
-  'webhook-disabled': {
-    kind: 'success',
-    message: 'Endpoint disabled. Its events wait until you enable it again.',
-  },
-  'webhook-deleted': { kind: 'success', message: 'Endpoint deleted, with its deliveries.' },
-  'webhook-test-queued': {
-    kind: 'success',
-    message: 'Test event queued: it is sent within a few seconds (see Recent deliveries).',
-  },
-};
+// Confirmations travel as a fixed code in the query string: never user data. A Map, because it
+// is looked up by whatever the query says (`?notice=constructor` must find nothing).
+const NOTICES: ReadonlyMap<string, Notice> = new Map<string, Notice>([
+  ['signed-out', { kind: 'success', message: 'You have signed out.' }],
+  [
+    'session-ended',
+    { kind: 'info', message: 'Your session has ended. Sign in again to continue.' },
+  ],
+  [
+    'key-revoked',
+    {
+      kind: 'success',
+      message: 'The key was revoked. Requests that use it are refused from now on.',
+    },
+  ],
+  [
+    'watch-created',
+    { kind: 'success', message: 'Watch created. Its first scan starts within a minute.' },
+  ],
+  ['watch-updated', { kind: 'success', message: 'Changes saved.' }],
+  [
+    'watch-deactivated',
+    {
+      kind: 'success',
+      message: 'Watch deactivated. It is no longer scanned; you can restore it at any time.',
+    },
+  ],
+  [
+    'watch-restored',
+    { kind: 'success', message: 'Watch restored. Scanning resumes within a minute.' },
+  ],
+  ['webhook-enabled', { kind: 'success', message: 'Endpoint enabled. Deliveries resume.' }],
+  [
+    'webhook-disabled',
+    { kind: 'success', message: 'Endpoint disabled. Its events wait until you enable it again.' },
+  ],
+  ['webhook-deleted', { kind: 'success', message: 'Endpoint deleted, with its deliveries.' }],
+  [
+    'webhook-test-queued',
+    {
+      kind: 'success',
+      message: 'Test event queued: it is sent within a few seconds (see Recent deliveries).',
+    },
+  ],
+]);
 
 export function noticeFrom(query: unknown): Notice | null {
   const code = queryParam(query, 'notice');
-  return code === undefined ? null : (NOTICES[code] ?? null);
+  return code === undefined ? null : (NOTICES.get(code) ?? null);
 }
 
 export function queryParam(query: unknown, name: string): string | undefined {

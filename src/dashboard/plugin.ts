@@ -10,6 +10,7 @@ import type { Clock } from '../domain/clock.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { WatchService } from '../domain/watches.ts';
 import type { WebhookService } from '../domain/webhooks.ts';
+import type { RequestCounter } from '../http/authenticate.ts';
 import { toApiError } from '../http/error-handler.ts';
 import { type DashboardServices, safeNext, seeOther, sendPage, viewerOf } from './context.ts';
 import { PRESESSION_COOKIE, readCookie, SESSION_COOKIE } from './cookies.ts';
@@ -188,8 +189,9 @@ export function createDashboard(deps: DashboardDeps) {
       },
       { name: 'tmwatch-dashboard' },
     ),
-    apiRoutes(api: FastifyInstance) {
-      revokeKeyApiRoute(api, { accounts: deps.accounts, sessions });
+    /** The API's session-authenticated routes, counted against the rate limit like key requests. */
+    apiRoutes(api: FastifyInstance, countRequest: RequestCounter) {
+      revokeKeyApiRoute(api, { accounts: deps.accounts, sessions, countRequest });
     },
   };
 }

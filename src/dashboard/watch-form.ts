@@ -98,14 +98,15 @@ export function updateInputFrom(values: WatchFormValues): Record<string, unknown
   };
 }
 
-const FIELD_OF_PATH: Record<string, WatchFormField> = {
-  name: 'name',
-  'attributes.niceClasses': 'niceClasses',
-  'attributes.designations': 'designations',
-  scanCadence: 'scanCadence',
-  logoUrl: 'logoUrl',
-  logoSt13: 'logoSt13',
-};
+// A Map: it is looked up by the paths of validation errors, which may be any key a client sent.
+const FIELD_OF_PATH: ReadonlyMap<string, WatchFormField> = new Map([
+  ['name', 'name'],
+  ['attributes.niceClasses', 'niceClasses'],
+  ['attributes.designations', 'designations'],
+  ['scanCadence', 'scanCadence'],
+  ['logoUrl', 'logoUrl'],
+  ['logoSt13', 'logoSt13'],
+]);
 
 /**
  * The API's validation details (D5) → messages per form field. An entry's error
@@ -123,7 +124,7 @@ export function errorsFromDetails(
   };
   for (const [path, messages] of Object.entries(details.fieldErrors)) {
     const match = /^(attributes\.(?:niceClasses|designations))\.(\d+)$/.exec(path);
-    const field = FIELD_OF_PATH[match?.[1] ?? path];
+    const field = FIELD_OF_PATH.get(match?.[1] ?? path);
     if (field === undefined) {
       errors.form.push(...messages.map((message) => `${path}: ${message}`));
       continue;

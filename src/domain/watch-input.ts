@@ -94,10 +94,13 @@ export const updateWatchSchema = z.strictObject({
 });
 export type UpdateWatchInput = z.output<typeof updateWatchSchema>;
 
-/** Keys a PATCH may not touch, with the reason the 422 gives (D3). */
-export const UPDATE_KEY_MESSAGES: Record<string, string> = {
-  watchType: 'watchType is immutable after creation.',
-  sources: 'sources is managed by the server and cannot be set.',
-  id: 'id is assigned by the server and cannot be changed.',
-  createdAt: 'createdAt is assigned by the server and cannot be changed.',
-};
+/**
+ * Keys a PATCH may not touch, with the reason the 422 gives (D3). A Map, because it is looked up
+ * by the client's key names: an object literal would answer "constructor" with Object itself.
+ */
+export const UPDATE_KEY_MESSAGES: ReadonlyMap<string, string> = new Map([
+  ['watchType', 'watchType is immutable after creation.'],
+  ['sources', 'sources is managed by the server and cannot be set.'],
+  ['id', 'id is assigned by the server and cannot be changed.'],
+  ['createdAt', 'createdAt is assigned by the server and cannot be changed.'],
+]);

@@ -40,6 +40,7 @@ export type AuthDeps = {
  * checks come later in Fastify's lifecycle.
  */
 export function apiAuthentication(deps: AuthDeps) {
+  const countRequest = requestCounter(deps);
   return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     if (request.routeOptions.config.auth === 'session') return;
     const token = parseBearer(request.headers.authorization);
@@ -53,20 +54,8 @@ export function apiAuthentication(deps: AuthDeps) {
     if (!principal?.key)
       throw new ApiError('unauthenticated', 'The API key is unknown or revoked.');
 
+    await countRequest(principal.key.id, reply);
     const now = deps.clock.now();
-    const windowStart = now - (now % WINDOW_MS);
-    const count = await deps.rateLimit.hit(principal.key.id, windowStart, WINDOW_MS);
-    const limit = deps.limitPerMinute;
-    reply.header('x-ratelimit-limit', String(limit));
-    reply.header('x-ratelimit-remaining', String(Math.max(0, limit - count)));
-    if (count > limit) {
-      const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
-      throw new ApiError(
-        'rate_limited',
-        `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} seconds.`,
-        { headers: { 'retry-after': String(retryAfter) } },
-      );
-    }
 
     if (
       principal.lastUsedAt === null ||
@@ -89,6 +78,34 @@ export function apiAuthentication(deps: AuthDeps) {
     const scope = config.scope ?? null;
     if (scope !== null && !principal.key.scopes.includes(scope)) {
       throw new ApiError('forbidden', `This API key lacks the required scope ${scope}.`);
+    }
+  };
+}
+
+/** Counts one authenticated request of `subject` against the rate limit (D6); 429 past it. */
+export type RequestCounter = (subject: string, reply: FastifyReply) => Promise<void>;
+
+/**
+ * The rate limit of D1 step 3, for API keys here and for the dashboard session on the session
+ * route: every authenticated request counts, and its response carries the X-RateLimit-* headers.
+ */
+export function requestCounter(
+  deps: Pick<AuthDeps, 'rateLimit' | 'limitPerMinute' | 'clock'>,
+): RequestCounter {
+  return async (subject, reply) => {
+    const now = deps.clock.now();
+    const windowStart = now - (now % WINDOW_MS);
+    const count = await deps.rateLimit.hit(subject, windowStart, WINDOW_MS);
+    const limit = deps.limitPerMinute;
+    reply.header('x-ratelimit-limit', String(limit));
+    reply.header('x-ratelimit-remaining', String(Math.max(0, limit - count)));
+    if (count > limit) {
+      const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+      throw new ApiError(
+        'rate_limited',
+        `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} seconds.`,
+        { headers: { 'retry-after': String(retryAfter) } },
+      );
     }
   };
 }

@@ -40,8 +40,46 @@ function fromFrameworkError(error: FastifyError): ApiError | null {
   return null;
 }
 
+/** Retry-After of a 503 for an unreachable dependency: a reconnection usually takes seconds. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+// Errors that say a dependency (PostgreSQL, Redis) cannot be reached, not that a request is wrong:
+// the socket errors of Node, postgres.js's connection codes, ioredis giving up on a command.
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'EAI_AGAIN',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+]);
+// PostgreSQL's own: connection exceptions (08…), shutting down or starting up (57P01–57P03), no
+// connection slot left (53300).
+const OUTAGE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+
+function isDependencyOutage(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name } = error as { code?: unknown; name?: unknown };
+  if (name === 'MaxRetriesPerRequestError') return true;
+  return typeof code === 'string' && (CONNECTION_CODES.has(code) || OUTAGE_SQLSTATE.test(code));
+}
+
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isDependencyOutage(error)) {
+    return new ApiError(
+      'unavailable',
+      'A service the API depends on (its database or rate-limit store) cannot be reached; retry shortly.',
+      {
+        headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_SECONDS) },
+      },
+    );
+  }
   return (
     fromFrameworkError(error as FastifyError) ??
     new ApiError('internal', 'An unexpected error occurred; it is safe to retry.')

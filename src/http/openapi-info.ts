@@ -5,6 +5,9 @@ export const openApiInfo = {
   info: {
     title: 'Trademark Watch API',
     version: '1.0.0',
+    // The URL of whoever runs the service is added by openapi-document.ts (PUBLIC_URL).
+    contact: { name: 'The operator of this Trademark Watch service' },
+    license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     description: [
       'Watches (a brand, Nice classes, countries) are scanned against the trademark register mirror; alerts report newly filed marks that may conflict.',
       '',
@@ -12,7 +15,7 @@ export const openApiInfo = {
       '',
       '**Order of checks.** Routing (404 / 405 with `Allow`, no key needed) → authentication (401) → rate limit (429; every authenticated request counts) → tier (403) → scope (403, naming the scope) → body (415 not JSON, 400 empty or malformed JSON, 413 over 1 MiB) → schema (400 query, 422 body) → visibility (404) → plan quota (402 with `upgradeUrl: "/pricing"`).',
       '',
-      '**Errors.** Every non-2xx body is `{ "error": { "code", "message", "details"?, "upgradeUrl"? } }`. `validation_error` details are `{ formErrors: string[], fieldErrors: { "<dotted.path>": string[] } }`; the alert PATCH adds `field`, the first offending key.',
+      '**Errors.** Every non-2xx body is `{ "error": { "code", "message", "details"?, "upgradeUrl"? } }`. `validation_error` details are `{ formErrors: string[], fieldErrors: { "<dotted.path>": string[] } }`; the alert PATCH adds `field`, the first offending key. A body key the schema does not know is a 422 naming it, whatever its name (`constructor`, `toString`…); `__proto__` is refused as a 400. A database or Redis that cannot be reached, or a request arriving while the server shuts down, is a 503 `unavailable` with `Retry-After`.',
       '',
       '**Rate limit.** 60 requests per key per wall-clock minute, resetting at second 0. Every authenticated response carries `X-RateLimit-Limit` and `X-RateLimit-Remaining` (which counts the current request: the first of a minute says 59, the 60th says 0). The 61st gets 429 with `Retry-After` in whole seconds (≥ 1). With several instances on one Redis the limit holds across all of them.',
       '',

@@ -94,20 +94,80 @@ export const PaginationSchema = z
   .object({ nextCursor: z.string().nullable(), limit: z.int().min(1).max(200) })
   .meta({ id: 'Pagination' });
 
+/** The error codes the service sends today (spec section 7). New ones may appear. */
+export const ERROR_CODES = [
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'validation_error',
+  'method_not_allowed',
+  'unsupported_media_type',
+  'payload_too_large',
+  'headers_too_large',
+  'request_timeout',
+  'rate_limited',
+  'unavailable',
+  'internal',
+] as const;
+
+export const ValidationDetailsSchema = z
+  .object({
+    formErrors: z.array(z.string()).meta({ description: 'Failures of the body as a whole.' }),
+    fieldErrors: z.record(z.string(), z.array(z.string())).meta({
+      description:
+        'Messages per dotted path of the offending value, e.g. `attributes.niceClasses.3`; an unknown key is reported under its own name.',
+    }),
+    field: z
+      .string()
+      .optional()
+      .meta({ description: 'Alert PATCH only: the first offending key.' }),
+  })
+  .meta({ id: 'ValidationDetails' });
+
+// A code is one of the known values or, from a later version, another string: a strict client
+// keeps working when a code is added, and treats one it does not know as `internal`.
+const errorCode = z.union([z.enum(ERROR_CODES), z.string()]).meta({
+  description:
+    'Machine-readable. `forbidden` is both 402 (plan quota) and 403; `validation_error` both 400 and 422. Treat a code you do not know as `internal`.',
+});
+
+const errorBody = {
+  code: errorCode,
+  message: z.string().meta({ description: 'For people; it may change, never match on it.' }),
+};
+
 export const ErrorSchema = z
   .object({
-    error: z.object({
-      code: z.string().meta({
-        description:
-          'unauthenticated, forbidden, not_found, validation_error, method_not_allowed, unsupported_media_type, payload_too_large, headers_too_large (431), request_timeout (408), rate_limited, unavailable (503), internal. Treat unknown codes as internal.',
-      }),
-      message: z.string(),
-      details: z.unknown().optional(),
-      upgradeUrl: z.string().optional(),
-    }),
+    error: z
+      .object({
+        ...errorBody,
+        details: ValidationDetailsSchema.optional().meta({
+          description: 'On a 400 for a malformed query: what failed.',
+        }),
+      })
+      .strict(),
   })
   .strict()
   .meta({ id: 'Error' });
+
+export const ValidationErrorSchema = z
+  .object({
+    error: z.object({ ...errorBody, details: ValidationDetailsSchema }).strict(),
+  })
+  .strict()
+  .meta({ id: 'ValidationError' });
+
+export const QuotaErrorSchema = z
+  .object({
+    error: z
+      .object({
+        ...errorBody,
+        upgradeUrl: z.literal('/pricing').meta({ description: 'Where a higher plan is offered.' }),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'QuotaError' });
 
 export const MeSchema = z
   .object({
@@ -140,16 +200,47 @@ export const ApiKeySchema = z
   })
   .meta({ id: 'ApiKey' });
 
-export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema }).strict();
-export const listOf = <T extends z.ZodType>(schema: T) =>
-  z.object({ data: z.array(schema), pagination: PaginationSchema }).strict();
+export const dataOf = <T extends z.ZodType>(schema: T, example: unknown) =>
+  z
+    .object({ data: schema })
+    .strict()
+    .meta({ examples: [{ data: example }] });
+export const listOf = <T extends z.ZodType>(schema: T, example: unknown) =>
+  z
+    .object({ data: z.array(schema), pagination: PaginationSchema })
+    .strict()
+    .meta({
+      examples: [
+        {
+          data: [example],
+          pagination: {
+            nextCursor: 'WyIyMDI2LTExLTIyVDA5OjMwOjAwLjAwMFoiLCJ3YXRfNFFtMiJd',
+            limit: 50,
+          },
+        },
+      ],
+    });
+
+const ERROR_SCHEMA_OF_STATUS = new Map<number, z.ZodType>([
+  [402, QuotaErrorSchema],
+  [422, ValidationErrorSchema],
+]);
 
 /**
- * The error statuses a route can answer, each with the envelope. Every route can also fail with a
- * 500 `internal` (spec section 7), so that one is always documented.
+ * The error statuses a route can answer, each with its envelope. Any request can also meet a
+ * request_timeout (408) or headers_too_large (431) from Node's HTTP parser, a 500 `internal` (spec
+ * section 7) and a 503 `unavailable` while the server shuts down, so those are always documented.
  */
 export function errorResponses(...statuses: number[]) {
-  return Object.fromEntries([...statuses, 500].map((status) => [status, ErrorSchema]));
+  return Object.fromEntries(
+    [...statuses, 408, 431, 500, 503].map((status) => [
+      status,
+      ERROR_SCHEMA_OF_STATUS.get(status) ?? ErrorSchema,
+    ]),
+  );
 }
 
-export const idParams = z.object({ id: z.string() });
+/** Path ids: any text. One that is not an id of ours is simply absent (404, D1 step 8). */
+export const idParams = z.object({
+  id: z.string().meta({ description: 'The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`.' }),
+});

@@ -128,6 +128,11 @@ export function manualClock(start = Date.now()) {
   };
 }
 
+/** The headers the dashboard's script sends to the session API (DELETE /api/v1/api-keys/{id}). */
+export function sessionApiHeaders(server: TestServer, client: DashboardClient) {
+  return { cookie: client.cookieHeader(), origin: server.baseUrl, 'x-csrf-token': client.csrf };
+}
+
 /** A user with a password, signed in through the form. */
 export async function signedIn(
   server: TestServer,

@@ -5,7 +5,14 @@ import { cookieOptions } from '../../src/dashboard/cookies.ts';
 import { SESSION_IDLE_MS, SESSION_LIFETIME_MS } from '../../src/dashboard/sessions.ts';
 import { SIGN_IN_THROTTLE } from '../../src/dashboard/sign-in.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { DashboardClient, manualClock, PASSWORD, signedIn, textOf } from './dashboard.helpers.ts';
+import {
+  DashboardClient,
+  manualClock,
+  PASSWORD,
+  sessionApiHeaders,
+  signedIn,
+  textOf,
+} from './dashboard.helpers.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const MINUTE = 60_000;
@@ -294,12 +301,7 @@ describe('DELETE /api/v1/api-keys/{id}', () => {
   async function sessionWithKey() {
     const signed = await signedIn(server);
     const key = await server.make.makeKey({ userId: signed.user.id });
-    const headers = {
-      cookie: signed.client.cookieHeader(),
-      origin: server.baseUrl,
-      'x-csrf-token': signed.client.csrf,
-    };
-    return { ...signed, key, headers };
+    return { ...signed, key, headers: sessionApiHeaders(server, signed.client) };
   }
 
   it('refuses a Bearer key alone with 401 unauthenticated', async () => {
@@ -413,5 +415,29 @@ describe('DELETE /api/v1/api-keys/{id}', () => {
       assert.ok(status in operation.responses, `documents ${status}`);
     }
     assert.equal(doc.components.securitySchemes.sessionCookie?.in, 'cookie');
+  });
+});
+
+describe('DELETE /api/v1/api-keys/{id}: rate limit', () => {
+  it('counts each signed-in request against the user’s limit: headers, then 429 with Retry-After', async () => {
+    // A clock that stands still: the three requests fall in one rate-limit minute.
+    const server = await startTestServer({ clock: manualClock(), rateLimitPerMinute: 2 });
+    try {
+      const signed = await signedIn(server);
+      const key = await server.make.makeKey({ userId: signed.user.id });
+      const headers = sessionApiHeaders(server, signed.client);
+      const path = `/api/v1/api-keys/${key.id}`;
+      const first = await server.request('DELETE', path, { headers });
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.headers.get('x-ratelimit-limit'), '2');
+      assert.equal(first.headers.get('x-ratelimit-remaining'), '1');
+      assert.equal((await server.request('DELETE', path, { headers })).status, 200);
+      const third = await server.request('DELETE', path, { headers });
+      assert.equal(third.status, 429, third.text);
+      assert.equal(third.body.error.code, 'rate_limited');
+      assert.match(third.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -62,8 +62,23 @@ describe('validation details (D5)', () => {
       { watchType: 'trademark' },
       { keyMessages: UPDATE_KEY_MESSAGES },
     );
-    assert.deepEqual(d.fieldErrors.watchType, [UPDATE_KEY_MESSAGES.watchType]);
+    assert.deepEqual(d.fieldErrors.watchType, [UPDATE_KEY_MESSAGES.get('watchType')]);
   });
+
+  // Every name Object.prototype answers to, `__proto__` included: the paths are the client's own
+  // keys, and a plain object indexed by them used to answer with Object.prototype's members.
+  for (const key of Object.getOwnPropertyNames(Object.prototype)) {
+    it(`an unknown key named ${key} is reported under its own name`, () => {
+      const input = watch({});
+      Object.defineProperty(input, key, { value: 1, enumerable: true });
+      for (const options of [{}, { keyMessages: UPDATE_KEY_MESSAGES }]) {
+        const d = details(updateWatchSchema, input, options);
+        assert.ok(Object.hasOwn(d.fieldErrors, key), `${key} in ${JSON.stringify(d)}`);
+        assert.deepEqual(d.fieldErrors[key], [`Unknown field "${key}" is not allowed.`]);
+        assert.deepEqual(JSON.parse(JSON.stringify(d)).fieldErrors[key], d.fieldErrors[key]);
+      }
+    });
+  }
 
   it('a failure of the whole value is a form error, not a field error', () => {
     const d = details(createWatchSchema, [1, 2]);

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountService } from '../../domain/accounts.ts';
 import { ApiError } from '../../domain/errors.ts';
+import type { RequestCounter } from '../../http/authenticate.ts';
+import { apiKeyExample } from '../../http/examples.ts';
 import { sendData } from '../../http/reply.ts';
 import { ApiKeySchema, dataOf, errorResponses, idParams } from '../../http/schemas.ts';
 import { readCookie, SESSION_COOKIE } from '../cookies.ts';
@@ -53,23 +55,24 @@ const sessions = new WeakMap<FastifyRequest, DashboardSession>();
  */
 export function revokeKeyApiRoute(
   api: FastifyInstance,
-  deps: { accounts: AccountService; sessions: SessionService },
+  deps: { accounts: AccountService; sessions: SessionService; countRequest: RequestCounter },
 ) {
   api.withTypeProvider<ZodTypeProvider>().delete('/api-keys/:id', {
     config: { auth: 'session' },
     schema: {
+      operationId: 'revokeApiKey',
       tags: ['API keys'],
       security: [{ sessionCookie: [] }],
       summary: 'Revoke an API key (dashboard session)',
       description:
-        'Called by the dashboard. Authenticated by the dashboard session cookie, not by an API key: a Bearer key alone is a 401. The request must come from the dashboard’s origin (`Origin`, or `Referer`) and carry the session’s CSRF token in `X-CSRF-Token`; otherwise 403 `forbidden`. A key that is not the signed-in user’s is a 404. Revoking a key that is already revoked is a 200 and keeps the first `revokedAt`. Requests that use the key are refused from the very next one.',
+        'Called by the dashboard. Authenticated by the dashboard session cookie, not by an API key: a Bearer key alone is a 401. The request must come from the dashboard’s origin (`Origin`, or `Referer`) and carry the session’s CSRF token in `X-CSRF-Token`; otherwise 403 `forbidden`. A key that is not the signed-in user’s is a 404. Revoking a key that is already revoked is a 200 and keeps the first `revokedAt`. Each signed-in request counts against the user’s rate limit, as API requests count against their key’s (429 with `Retry-After` past it). Requests that use the key are refused from the very next one.',
       params: idParams,
       headers: z.looseObject({
         [CSRF_HEADER]: z.string().optional().meta({ description: 'The dashboard’s CSRF token.' }),
       }),
-      response: { 200: dataOf(ApiKeySchema), ...errorResponses(401, 403, 404) },
+      response: { 200: dataOf(ApiKeySchema, apiKeyExample), ...errorResponses(401, 403, 404, 429) },
     },
-    onRequest: async (request) => {
+    onRequest: async (request, reply) => {
       const session = await deps.sessions.resume(readCookie(request, SESSION_COOKIE));
       if (!session) {
         throw new ApiError(
@@ -77,6 +80,8 @@ export function revokeKeyApiRoute(
           'Sign in to the dashboard: this endpoint is authenticated by the dashboard session cookie, not by an API key.',
         );
       }
+      // Every signed-in request counts against the rate limit of its user (D1 step 3, D6).
+      await deps.countRequest(`session:${session.principal.userId}`, reply);
       if (!isSameOriginRequest(request)) {
         throw new ApiError(
           'forbidden',

@@ -15,7 +15,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /**
    * `onError` hears about connection trouble (ioredis reconnects by itself; requests meanwhile fail
-   * and are answered 500 by the error handler). Without a listener ioredis prints raw stacks.
+   * and are answered 503 `unavailable` by the error handler). Without a listener ioredis prints raw stacks.
    */
   constructor(url: string, onError: (error: Error) => void = () => {}) {
     const redis = new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });

@@ -8,7 +8,9 @@ import {
   type AlertSeverity,
 } from '../../domain/alerts.ts';
 import { principalOf } from '../authenticate.ts';
-import { cursorParam, isoInstantParam, limitParam } from '../query.ts';
+import { alertExample, updateAlertExample } from '../examples.ts';
+import { withExample } from '../openapi-document.ts';
+import { cursorParam, documentedAs, enumListParam, isoInstantParam, limitParam } from '../query.ts';
 import { sendData, sendJson } from '../reply.ts';
 import { AlertSchema, dataOf, errorResponses, idParams, listOf } from '../schemas.ts';
 import { withValidationOptions } from '../validation.ts';
@@ -19,33 +21,37 @@ const SEVERITY_LIST = new RegExp(
   `^(${ALERT_SEVERITIES.join('|')})(,(${ALERT_SEVERITIES.join('|')}))*$`,
 );
 
+const severityList = z
+  .string()
+  .regex(SEVERITY_LIST, { error: 'Expected high, medium or low, or a comma list of them.' });
+
 const listQuery = z.object({
   limit: limitParam,
   cursor: cursorParam,
-  state: z
-    .union([stateEnum, z.array(stateEnum)])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
-    .optional()
-    .meta({ description: 'Repeat to match any of several states.' }),
-  severity: z
-    .string()
-    .regex(SEVERITY_LIST, { error: 'Expected high, medium or low, or a comma list of them.' })
-    .transform((value) => value.split(',') as AlertSeverity[])
-    .optional()
-    .meta({
+  state: enumListParam(ALERT_STATES, 'Repeat to match any of several states.'),
+  severity: documentedAs(
+    z
+      .union([severityList, z.array(severityList)])
+      .transform((value) => (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')))
+      .transform((values) => values as AlertSeverity[])
+      .optional(),
+    {
+      type: 'array',
+      items: { type: 'string', enum: [...ALERT_SEVERITIES] },
       description:
-        'Only alerts of these severities: one of high, medium, low, or a comma list (`high,medium`). An extension beyond the v1 text.',
-    }),
+        'Only alerts of these severities: repeat the parameter, or give a comma list (`high,medium`). An extension beyond the v1 text.',
+    },
+  ),
   watchId: z.string().optional(),
-  since: isoInstantParam.optional().meta({
-    description:
-      'Inclusive lower bound on createdAt: an ISO 8601 date or date-time (UTC if no offset).',
-  }),
+  since: isoInstantParam('Inclusive lower bound on createdAt.'),
 });
 
-const patchBody = withValidationOptions(z.strictObject({ state: stateEnum }), {
-  reportField: true,
-});
+const patchBody = withValidationOptions(
+  withExample(z.strictObject({ state: stateEnum }), updateAlertExample),
+  {
+    reportField: true,
+  },
+);
 
 const tags = ['Alerts'];
 const security = [{ bearerAuth: [] }];
@@ -56,13 +62,14 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
   r.get('/alerts', {
     config: { scope: 'alerts:read' },
     schema: {
+      operationId: 'listAlerts',
       tags,
       security,
       summary: 'List alerts',
       description:
         'Alerts of the watches the caller can see, newest first. A watchId the caller cannot see gives an empty list.',
       querystring: listQuery,
-      response: { 200: listOf(AlertSchema), ...errorResponses(400, 401, 403, 429) },
+      response: { 200: listOf(AlertSchema, alertExample), ...errorResponses(400, 401, 403, 429) },
     },
     handler: async (request, reply) => {
       const query = request.query;
@@ -81,11 +88,14 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
   r.get('/alerts/:id', {
     config: { scope: 'alerts:read' },
     schema: {
+      operationId: 'getAlert',
       tags,
       security,
       summary: 'Read an alert',
+      description:
+        'An alert of a watch the caller can see, with its hit, in the same shape as a list item. Any other id, however malformed, is a 404.',
       params: idParams,
-      response: { 200: dataOf(AlertSchema), ...errorResponses(401, 403, 404, 429) },
+      response: { 200: dataOf(AlertSchema, alertExample), ...errorResponses(401, 403, 404, 429) },
     },
     handler: async (request, reply) => {
       return sendData(reply, 200, await alerts.get(principalOf(request), request.params.id));
@@ -95,6 +105,7 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
   r.patch('/alerts/:id', {
     config: { scope: 'alerts:read' },
     schema: {
+      operationId: 'updateAlert',
       tags,
       security,
       summary: 'Change the state of an alert',
@@ -103,7 +114,7 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
       params: idParams,
       body: patchBody,
       response: {
-        200: dataOf(AlertSchema),
+        200: dataOf(AlertSchema, alertExample),
         ...errorResponses(400, 401, 403, 404, 413, 415, 422, 429),
       },
     },

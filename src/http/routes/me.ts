@@ -1,17 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../authenticate.ts';
+import { meExample } from '../examples.ts';
 import { dataOf, errorResponses, MeSchema } from '../schemas.ts';
 
 export function meRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get('/me', {
     config: { scope: null, anyTier: true },
     schema: {
+      operationId: 'getMe',
       tags: ['Account'],
       security: [{ bearerAuth: [] }],
       summary: 'The caller’s plan, key and rate-limit state',
       description: 'Any valid key may call it, whatever its tier or scopes.',
-      response: { 200: dataOf(MeSchema), ...errorResponses(401, 429) },
+      response: { 200: dataOf(MeSchema, meExample), ...errorResponses(401, 429) },
     },
     handler: async (request, reply) => {
       const p = principalOf(request);

@@ -10,6 +10,8 @@ import {
 } from '../../domain/watch-input.ts';
 import type { WatchService } from '../../domain/watches.ts';
 import { principalOf } from '../authenticate.ts';
+import { createWatchExample, updateWatchExample, watchExample } from '../examples.ts';
+import { withExample } from '../openapi-document.ts';
 import { booleanParam, cursorParam, limitParam } from '../query.ts';
 import { sendData, sendJson } from '../reply.ts';
 import { dataOf, errorResponses, idParams, listOf, WatchSchema } from '../schemas.ts';
@@ -19,10 +21,14 @@ const listQuery = z.object({
   limit: limitParam,
   cursor: cursorParam,
   watchType: z.enum(WATCH_TYPES).optional(),
-  active: booleanParam.optional().meta({ description: '`false` lists soft-deleted watches.' }),
+  active: booleanParam('`true` lists active watches only, `false` only soft-deleted ones.'),
 });
 
-const patchBody = withValidationOptions(updateWatchSchema, { keyMessages: UPDATE_KEY_MESSAGES });
+const createBody = withExample(createWatchSchema, createWatchExample);
+const patchBody = withExample(
+  withValidationOptions(updateWatchSchema, { keyMessages: UPDATE_KEY_MESSAGES }),
+  updateWatchExample,
+);
 
 const tags = ['Watches'];
 const security = [{ bearerAuth: [] }];
@@ -33,13 +39,14 @@ export function watchRoutes(app: FastifyInstance, watches: WatchService) {
   r.get('/watches', {
     config: { scope: 'watches:read' },
     schema: {
+      operationId: 'listWatches',
       tags,
       security,
       summary: 'List watches',
       description:
         'Watches owned by the caller (or the caller’s organization), newest first (createdAt, then id, descending).',
       querystring: listQuery,
-      response: { 200: listOf(WatchSchema), ...errorResponses(400, 401, 403, 429) },
+      response: { 200: listOf(WatchSchema, watchExample), ...errorResponses(400, 401, 403, 429) },
     },
     handler: async (request, reply) => {
       const rows = await watches.list(principalOf(request), request.query);
@@ -50,14 +57,15 @@ export function watchRoutes(app: FastifyInstance, watches: WatchService) {
   r.post('/watches', {
     config: { scope: 'watches:write' },
     schema: {
+      operationId: 'createWatch',
       tags,
       security,
       summary: 'Create a watch',
       description:
         '`sources` is ignored; any other unknown key is a 422. A plan cap or a cadence faster than the plan allows is a 402 with `upgradeUrl`.',
-      body: createWatchSchema,
+      body: createBody,
       response: {
-        201: dataOf(WatchSchema),
+        201: dataOf(WatchSchema, watchExample),
         ...errorResponses(400, 401, 402, 403, 413, 415, 422, 429),
       },
     },
@@ -70,11 +78,14 @@ export function watchRoutes(app: FastifyInstance, watches: WatchService) {
   r.get('/watches/:id', {
     config: { scope: 'watches:read' },
     schema: {
+      operationId: 'getWatch',
       tags,
       security,
       summary: 'Read a watch',
+      description:
+        'A watch the caller (or the caller’s organization) owns, active or not. Any other id, however malformed, is a 404.',
       params: idParams,
-      response: { 200: dataOf(WatchSchema), ...errorResponses(401, 403, 404, 429) },
+      response: { 200: dataOf(WatchSchema, watchExample), ...errorResponses(401, 403, 404, 429) },
     },
     handler: async (request, reply) => {
       return sendData(reply, 200, await watches.get(principalOf(request), request.params.id));
@@ -84,6 +95,7 @@ export function watchRoutes(app: FastifyInstance, watches: WatchService) {
   r.patch('/watches/:id', {
     config: { scope: 'watches:write' },
     schema: {
+      operationId: 'updateWatch',
       tags,
       security,
       summary: 'Update a watch',
@@ -92,7 +104,7 @@ export function watchRoutes(app: FastifyInstance, watches: WatchService) {
       params: idParams,
       body: patchBody,
       response: {
-        200: dataOf(WatchSchema),
+        200: dataOf(WatchSchema, watchExample),
         ...errorResponses(400, 401, 402, 403, 404, 413, 415, 422, 429),
       },
     },
@@ -105,12 +117,13 @@ export function watchRoutes(app: FastifyInstance, watches: WatchService) {
   r.delete('/watches/:id', {
     config: { scope: 'watches:write' },
     schema: {
+      operationId: 'deleteWatch',
       tags,
       security,
       summary: 'Deactivate a watch (soft delete)',
       description: 'Sets `active` to false; idempotent. Alerts stay readable.',
       params: idParams,
-      response: { 200: dataOf(WatchSchema), ...errorResponses(401, 403, 404, 429) },
+      response: { 200: dataOf(WatchSchema, watchExample), ...errorResponses(401, 403, 404, 429) },
     },
     handler: async (request, reply) => {
       return sendData(

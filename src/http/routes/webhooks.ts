@@ -6,6 +6,14 @@ import { createWebhookSchema, updateWebhookSchema } from '../../domain/webhook-i
 import type { WebhookService } from '../../domain/webhooks.ts';
 import { WEBHOOK_EVENTS } from '../../webhooks/events.ts';
 import { principalOf } from '../authenticate.ts';
+import {
+  createWebhookExample,
+  updateWebhookExample,
+  webhookDeliveryExample,
+  webhookExample,
+  webhookWithSecretExample,
+} from '../examples.ts';
+import { withExample } from '../openapi-document.ts';
 import { cursorParam, limitParam } from '../query.ts';
 import { sendData, sendJson } from '../reply.ts';
 import { dataOf, errorResponses, idParams, listOf } from '../schemas.ts';
@@ -74,7 +82,10 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       summary: 'List webhook endpoints',
       description: 'The endpoints of the caller (or the caller’s organization), newest first.',
       querystring: listQuery,
-      response: { 200: listOf(WebhookSchema), ...errorResponses(400, 401, 403, 429) },
+      response: {
+        200: listOf(WebhookSchema, webhookExample),
+        ...errorResponses(400, 401, 403, 429),
+      },
     },
     handler: async (request, reply) => {
       const rows = await webhooks.list(principalOf(request), request.query);
@@ -91,9 +102,9 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       summary: 'Add a webhook endpoint',
       description:
         'Events: `alert.created`, `alert.updated`. The URL must be `https://` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set `WEBHOOK_ALLOW_PRIVATE_URLS=true`, which also allows `http://`. The answer carries the signing `secret`, shown only this once.',
-      body: createWebhookSchema,
+      body: withExample(createWebhookSchema, createWebhookExample),
       response: {
-        201: dataOf(WebhookWithSecretSchema),
+        201: dataOf(WebhookWithSecretSchema, webhookWithSecretExample),
         ...errorResponses(400, 401, 403, 413, 415, 422, 429),
       },
     },
@@ -109,8 +120,13 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       tags,
       security,
       summary: 'Read a webhook endpoint',
+      description:
+        'One endpoint of the caller (or the caller’s organization), with `active`, and `disabledAt` and `disabledReason` when the service turned it off. The secret is never shown again.',
       params: idParams,
-      response: { 200: dataOf(WebhookSchema), ...errorResponses(401, 403, 404, 429) },
+      response: {
+        200: dataOf(WebhookSchema, webhookExample),
+        ...errorResponses(401, 403, 404, 429),
+      },
     },
     handler: async (request, reply) => {
       return sendData(reply, 200, await webhooks.get(principalOf(request), request.params.id));
@@ -127,9 +143,9 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       description:
         'Partial update of `url`, `events`, `description` and `active`; any other key is a 422. `active: true` also turns an endpoint back on that the service disabled.',
       params: idParams,
-      body: updateWebhookSchema,
+      body: withExample(updateWebhookSchema, updateWebhookExample),
       response: {
-        200: dataOf(WebhookSchema),
+        200: dataOf(WebhookSchema, webhookExample),
         ...errorResponses(400, 401, 403, 404, 413, 415, 422, 429),
       },
     },
@@ -148,7 +164,10 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       summary: 'Delete a webhook endpoint',
       description: 'Removes the endpoint and its deliveries; returns it as it was.',
       params: idParams,
-      response: { 200: dataOf(WebhookSchema), ...errorResponses(401, 403, 404, 429) },
+      response: {
+        200: dataOf(WebhookSchema, webhookExample),
+        ...errorResponses(401, 403, 404, 429),
+      },
     },
     handler: async (request, reply) => {
       return sendData(reply, 200, await webhooks.remove(principalOf(request), request.params.id));
@@ -165,7 +184,10 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       description:
         'Every request from now on is signed with the new secret, which this answer shows once. No body.',
       params: idParams,
-      response: { 200: dataOf(WebhookWithSecretSchema), ...errorResponses(401, 403, 404, 429) },
+      response: {
+        200: dataOf(WebhookWithSecretSchema, webhookWithSecretExample),
+        ...errorResponses(401, 403, 404, 429),
+      },
     },
     handler: async (request, reply) => {
       const json = await webhooks.rotateSecret(principalOf(request), request.params.id);
@@ -184,7 +206,10 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
         'Newest first: the event, how many attempts were made, the last status code or error, the next attempt of a pending delivery and when it was delivered or given up.',
       params: idParams,
       querystring: listQuery,
-      response: { 200: listOf(WebhookDeliverySchema), ...errorResponses(400, 401, 403, 404, 429) },
+      response: {
+        200: listOf(WebhookDeliverySchema, webhookDeliveryExample),
+        ...errorResponses(400, 401, 403, 404, 429),
+      },
     },
     handler: async (request, reply) => {
       const rows = await webhooks.deliveries(
