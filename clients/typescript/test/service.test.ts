@@ -199,7 +199,7 @@ describe('the client against the running service', () => {
 
   it('iterates every alert since a time across pages (limit 1)', async () => {
     const alerts = [];
-    for await (const alert of client.alerts.list({ since, limit: '1' })) alerts.push(alert);
+    for await (const alert of client.alerts.list({ since, limit: 1 })) alerts.push(alert);
     assert.equal(alerts.length, 2);
     assert.equal(new Set(alerts.map((a) => a.id)).size, 2);
     const later = [];
@@ -212,7 +212,7 @@ describe('the client against the running service', () => {
   });
 
   it('a state change arrives as alert.updated', { timeout: 60_000 }, async () => {
-    const [alert] = await collect(client.alerts.list({ state: 'unread', limit: '1' }));
+    const [alert] = await collect(client.alerts.list({ state: ['unread'], limit: 1 }));
     assert.ok(alert);
     assert.equal((await client.alerts.setState(alert.id, 'read')).state, 'read');
     const request = await receiver.waitFor((r) => r.body.includes('"alert.updated"'));

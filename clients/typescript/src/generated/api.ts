@@ -15,55 +15,7 @@ export interface paths {
          * The caller’s plan, key and rate-limit state
          * @description Any valid key may call it, whatever its tier or scopes.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Me"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -83,208 +35,13 @@ export interface paths {
          * List watches
          * @description Watches owned by the caller (or the caller’s organization), newest first (createdAt, then id, descending).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size, default 50; values above 200 are clamped. */
-                    limit?: string;
-                    /** @description Opaque cursor from a previous response (pagination.nextCursor). */
-                    cursor?: string;
-                    watchType?: "trademark";
-                    /** @description `false` lists soft-deleted watches. */
-                    active?: "true" | "false";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Watch"][];
-                            pagination: components["schemas"]["Pagination"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listWatches"];
         put?: never;
         /**
          * Create a watch
          * @description `sources` is ignored; any other unknown key is a 422. A plan cap or a cadence faster than the plan allows is a 402 with `upgradeUrl`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        watchType: "trademark";
-                        name: string;
-                        attributes: {
-                            niceClasses: number[];
-                            designations: string[];
-                        };
-                        /**
-                         * @default daily
-                         * @enum {string}
-                         */
-                        scanCadence?: "hourly" | "daily" | "weekly";
-                        sources?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Watch"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createWatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -298,286 +55,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a watch */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Watch"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Read a watch
+         * @description A watch the caller (or the caller’s organization) owns, active or not. Any other id, however malformed, is a 404.
+         */
+        get: operations["getWatch"];
         put?: never;
         post?: never;
         /**
          * Deactivate a watch (soft delete)
          * @description Sets `active` to false; idempotent. Alerts stay readable.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Watch"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWatch"];
         options?: never;
         head?: never;
         /**
          * Update a watch
          * @description Partial update. `attributes` is replaced wholesale. `watchType`, `sources`, `id`, `createdAt` and unknown keys are a 422 naming the key; `{}` changes nothing. A cadence faster than the plan allows is a 422; re-activating beyond the plan cap is a 402.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        attributes?: {
-                            niceClasses: number[];
-                            designations: string[];
-                        };
-                        /** @enum {string} */
-                        scanCadence?: "hourly" | "daily" | "weekly";
-                        active?: boolean;
-                        logoUrl?: string | null;
-                        logoSt13?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Watch"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateWatch"];
         trace?: never;
     };
     "/api/v1/alerts": {
@@ -591,84 +87,7 @@ export interface paths {
          * List alerts
          * @description Alerts of the watches the caller can see, newest first. A watchId the caller cannot see gives an empty list.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size, default 50; values above 200 are clamped. */
-                    limit?: string;
-                    /** @description Opaque cursor from a previous response (pagination.nextCursor). */
-                    cursor?: string;
-                    /** @description Repeat to match any of several states. */
-                    state?: ("unread" | "read" | "dismissed") | ("unread" | "read" | "dismissed")[];
-                    watchId?: string;
-                    /** @description Inclusive lower bound on createdAt: an ISO 8601 date or date-time (UTC if no offset). */
-                    since?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Alert"][];
-                            pagination: components["schemas"]["Pagination"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listAlerts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -684,76 +103,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an alert */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Alert"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Read an alert
+         * @description An alert of a watch the caller can see, with its hit, in the same shape as a list item. Any other id, however malformed, is a 404.
+         */
+        get: operations["getAlert"];
         put?: never;
         post?: never;
         delete?: never;
@@ -763,118 +117,7 @@ export interface paths {
          * Change the state of an alert
          * @description The body holds only `state`. Any other key is a 422 whose `details.field` names it. Setting the current state again is a 200 and changes nothing.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        state: "unread" | "read" | "dismissed";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Alert"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateAlert"];
         trace?: never;
     };
     "/api/v1/webhooks": {
@@ -908,7 +151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a webhook endpoint */
+        /**
+         * Read a webhook endpoint
+         * @description One endpoint of the caller (or the caller’s organization), with `active`, and `disabledAt` and `disabledReason` when the service turned it off. The secret is never shown again.
+         */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
@@ -978,71 +224,9 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key (dashboard session)
-         * @description Called by the dashboard. Authenticated by the dashboard session cookie, not by an API key: a Bearer key alone is a 401. The request must come from the dashboard’s origin (`Origin`, or `Referer`) and carry the session’s CSRF token in `X-CSRF-Token`; otherwise 403 `forbidden`. A key that is not the signed-in user’s is a 404. Revoking a key that is already revoked is a 200 and keeps the first `revokedAt`. Requests that use the key are refused from the very next one.
+         * @description Called by the dashboard. Authenticated by the dashboard session cookie, not by an API key: a Bearer key alone is a 401. The request must come from the dashboard’s origin (`Origin`, or `Referer`) and carry the session’s CSRF token in `X-CSRF-Token`; otherwise 403 `forbidden`. A key that is not the signed-in user’s is a 404. Revoking a key that is already revoked is a 200 and keeps the first `revokedAt`. Each signed-in request counts against the user’s rate limit, as API requests count against their key’s (429 with `Retry-After` past it). Requests that use the key are refused from the very next one.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The dashboard’s CSRF token. */
-                    "x-csrf-token"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["ApiKey"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1052,188 +236,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        WatchInput: {
-            /** @example wat_4Qm2c8VnXr0sKp1LdT9aBz */
-            id: string;
-            /** @enum {string} */
-            watchType: "trademark";
-            name: string;
-            attributes: {
-                niceClasses: number[];
-                designations: string[];
-            };
-            sources: string[];
-            /** @enum {string} */
-            scanCadence: "hourly" | "daily" | "weekly";
-            active: boolean;
-            logoUrl: string | null;
-            logoSt13: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            createdAt: string;
-        };
-        HitInput: {
-            id: string;
-            entityType: string;
-            sourceCode: string;
-            externalId: string;
-            displayName: string;
-            ownerName: string;
-            ownerCountryCode: string;
-            jurisdiction: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            filedAt: string;
-            registeredAt: string | null;
-            expiresAt: string | null;
-            status: string;
-            classes: number[];
-            rawPayload: {
-                [key: string]: unknown;
-            };
-        };
-        AlertInput: {
-            id: string;
-            watchId: string;
-            /** @enum {string} */
-            state: "unread" | "read" | "dismissed";
-            severity: ("low" | "medium" | "high") | null;
-            rationale: string | null;
-            rationaleAt: string | null;
-            emailedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            createdAt: string;
-            hit: components["schemas"]["HitInput"];
-        };
-        PaginationInput: {
-            nextCursor: string | null;
-            limit: number;
-        };
-        ErrorInput: {
-            error: {
-                /** @description unauthenticated, forbidden, not_found, validation_error, method_not_allowed, unsupported_media_type, payload_too_large, headers_too_large (431), request_timeout (408), rate_limited, unavailable (503), internal. Treat unknown codes as internal. */
-                code: string;
-                message: string;
-                details?: unknown;
-                upgradeUrl?: string;
-            };
-        };
-        MeInput: {
-            user: {
-                id: string;
-                email: string;
-            };
-            organization: {
-                id: string;
-                name: string;
-            } | null;
-            plan: {
-                /** @enum {string} */
-                tier: "free" | "solo" | "team" | "enterprise";
-                apiAccess: boolean;
-                maxActiveWatches: number | null;
-                /** @enum {string} */
-                minScanCadence: "hourly" | "daily" | "weekly";
-            };
-            key: {
-                id: string;
-                name: string;
-                scopes: string[];
-                /**
-                 * Format: date-time
-                 * @example 2026-11-22T09:30:00.000Z
-                 */
-                createdAt: string;
-            };
-            rateLimit: {
-                limit: number;
-                remaining: number;
-            };
-        };
-        ApiKeyInput: {
-            id: string;
-            name: string;
-            prefix: string;
-            scopes: (("watches:read" | "watches:write" | "alerts:read" | "apikeys:read" | "webhooks:read" | "webhooks:write") | string)[];
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            createdAt: string;
-            revokedAt: string | null;
-        };
-        WebhookInput: {
-            /** @example whk_4Qm2c8VnXr0sKp1LdT9aBz */
-            id: string;
-            url: string;
-            events: ("alert.created" | "alert.updated")[];
-            description: string | null;
-            active: boolean;
-            /** @description Set when the service turned the endpoint off because every delivery failed for 5 days; PATCH `active: true` turns it back on. */
-            disabledAt: string | null;
-            disabledReason: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            updatedAt: string;
-        };
-        WebhookWithSecretInput: {
-            /** @example whk_4Qm2c8VnXr0sKp1LdT9aBz */
-            id: string;
-            url: string;
-            events: ("alert.created" | "alert.updated")[];
-            description: string | null;
-            active: boolean;
-            /** @description Set when the service turned the endpoint off because every delivery failed for 5 days; PATCH `active: true` turns it back on. */
-            disabledAt: string | null;
-            disabledReason: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            updatedAt: string;
-            /** @description The signing secret (Standard Webhooks, `whsec_…`). Shown only in this response: keep it now. */
-            secret: string;
-        };
-        WebhookDeliveryInput: {
-            /** @example whd_4Qm2c8VnXr0sKp1LdT9aBz */
-            id: string;
-            /** @description The `webhook-id` header, the same on every attempt. */
-            eventId: string;
-            eventType: string;
-            /** @enum {string} */
-            status: "pending" | "delivered" | "failed";
-            attempts: number;
-            lastStatusCode: number | null;
-            lastError: string | null;
-            lastAttemptAt: string | null;
-            nextAttemptAt: string | null;
-            deliveredAt: string | null;
-            failedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            createdAt: string;
-        };
         Watch: {
             /** @example wat_4Qm2c8VnXr0sKp1LdT9aBz */
             id: string;
@@ -1256,6 +258,20 @@ export interface components {
              */
             createdAt: string;
         };
+        Opposition: {
+            /** @example EUIPO */
+            office: string;
+            /**
+             * Format: date
+             * @description Last day to file an opposition (office closures are not modelled).
+             * @example 2026-12-24
+             */
+            closesAt: string;
+            /** @description Last day to which the period can be extended on request; null when it cannot be, or when the office sets no fixed limit. */
+            extendableUntil: string | null;
+            /** @description The office’s rule, with its legal source. */
+            rule: string;
+        };
         Hit: {
             id: string;
             entityType: string;
@@ -1277,15 +293,29 @@ export interface components {
             rawPayload: {
                 [key: string]: unknown;
             };
+            /** @description When the office published the mark for opposition; null when the source does not give it. An extension beyond the v1 text. */
+            publishedAt: string | null;
+            /** @description The opposition window from publishedAt and the office’s rule; null when the source gives no publication date or the office’s rule is not known to the service. An extension beyond the v1 text. */
+            opposition: components["schemas"]["Opposition"] | null;
         };
         Alert: {
             id: string;
             watchId: string;
             /** @enum {string} */
             state: "unread" | "read" | "dismissed";
-            severity: ("low" | "medium" | "high") | null;
-            rationale: string | null;
-            rationaleAt: string | null;
+            /**
+             * @description How serious the conflict is, from the matching decision (docs/matching.md). Set on every alert since this version.
+             * @enum {string}
+             */
+            severity: "low" | "medium" | "high";
+            /** @description Markdown explaining the alert: each rule that fired with its evidence, shared classes, territory, the record and its opposition window. Register text is inside code spans. */
+            rationale: string;
+            /**
+             * Format: date-time
+             * @description When severity and rationale were computed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            rationaleAt: string;
             emailedAt: string | null;
             /**
              * Format: date-time
@@ -1298,13 +328,46 @@ export interface components {
             nextCursor: string | null;
             limit: number;
         };
+        ValidationDetails: {
+            /** @description Failures of the body as a whole. */
+            formErrors: string[];
+            /** @description Messages per dotted path of the offending value, e.g. `attributes.niceClasses.3`; an unknown key is reported under its own name. */
+            fieldErrors: {
+                [key: string]: string[];
+            };
+            /** @description Alert PATCH only: the first offending key. */
+            field?: string;
+        };
         Error: {
             error: {
-                /** @description unauthenticated, forbidden, not_found, validation_error, method_not_allowed, unsupported_media_type, payload_too_large, headers_too_large (431), request_timeout (408), rate_limited, unavailable (503), internal. Treat unknown codes as internal. */
-                code: string;
+                /** @description Machine-readable. `forbidden` is both 402 (plan quota) and 403; `validation_error` both 400 and 422. Treat a code you do not know as `internal`. */
+                code: ("unauthenticated" | "forbidden" | "not_found" | "validation_error" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "headers_too_large" | "request_timeout" | "rate_limited" | "unavailable" | "internal") | string;
+                /** @description For people; it may change, never match on it. */
                 message: string;
-                details?: unknown;
-                upgradeUrl?: string;
+                /** @description On a 400 for a malformed query: what failed. */
+                details?: components["schemas"]["ValidationDetails"];
+            };
+        };
+        ValidationError: {
+            error: {
+                /** @description Machine-readable. `forbidden` is both 402 (plan quota) and 403; `validation_error` both 400 and 422. Treat a code you do not know as `internal`. */
+                code: ("unauthenticated" | "forbidden" | "not_found" | "validation_error" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "headers_too_large" | "request_timeout" | "rate_limited" | "unavailable" | "internal") | string;
+                /** @description For people; it may change, never match on it. */
+                message: string;
+                details: components["schemas"]["ValidationDetails"];
+            };
+        };
+        QuotaError: {
+            error: {
+                /** @description Machine-readable. `forbidden` is both 402 (plan quota) and 403; `validation_error` both 400 and 422. Treat a code you do not know as `internal`. */
+                code: ("unauthenticated" | "forbidden" | "not_found" | "validation_error" | "method_not_allowed" | "unsupported_media_type" | "payload_too_large" | "headers_too_large" | "request_timeout" | "rate_limited" | "unavailable" | "internal") | string;
+                /** @description For people; it may change, never match on it. */
+                message: string;
+                /**
+                 * @description Where a higher plan is offered.
+                 * @constant
+                 */
+                upgradeUrl: "/pricing";
             };
         };
         Me: {
@@ -1425,11 +488,1972 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "user": {
+                     *           "id": "usr_7WBLDjzmZJxx1LaQyMXJoV",
+                     *           "email": "ana@example.com"
+                     *         },
+                     *         "organization": {
+                     *           "id": "org_Q7hwPbbfp16ravSPOtMigq",
+                     *           "name": "Acme Legal"
+                     *         },
+                     *         "plan": {
+                     *           "tier": "team",
+                     *           "apiAccess": true,
+                     *           "maxActiveWatches": 500,
+                     *           "minScanCadence": "hourly"
+                     *         },
+                     *         "key": {
+                     *           "id": "key_5T0cHq2wZr8LmVb3Nx7yPd",
+                     *           "name": "ci",
+                     *           "scopes": [
+                     *             "watches:read",
+                     *             "alerts:read"
+                     *           ],
+                     *           "createdAt": "2026-11-22T09:30:00.000Z"
+                     *         },
+                     *         "rateLimit": {
+                     *           "limit": 60,
+                     *           "remaining": 59
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
+            500: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWatches: {
+        parameters: {
+            query?: {
+                /** @description Page size. Values above 200 are clamped to 200; `pagination.limit` says the size used. */
+                limit?: number;
+                /** @description Opaque cursor from a previous response (pagination.nextCursor). */
+                cursor?: string;
+                watchType?: "trademark";
+                /** @description `true` lists active watches only, `false` only soft-deleted ones. */
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *           "watchType": "trademark",
+                     *           "name": "Sargent",
+                     *           "attributes": {
+                     *             "niceClasses": [
+                     *               6,
+                     *               20
+                     *             ],
+                     *             "designations": [
+                     *               "US"
+                     *             ]
+                     *           },
+                     *           "sources": [
+                     *             "global_trademark_database"
+                     *           ],
+                     *           "scanCadence": "daily",
+                     *           "active": true,
+                     *           "logoUrl": null,
+                     *           "logoSt13": null,
+                     *           "createdAt": "2026-11-22T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "WyIyMDI2LTExLTIyVDA5OjMwOjAwLjAwMFoiLCJ3YXRfNFFtMiJd",
+                     *         "limit": 50
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Watch"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Malformed request: empty or malformed JSON, or a query value that does not parse. */
+            400: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
+            403: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
+            500: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "watchType": "trademark",
+                 *       "name": "Sargent",
+                 *       "attributes": {
+                 *         "niceClasses": [
+                 *           6,
+                 *           20
+                 *         ],
+                 *         "designations": [
+                 *           "US"
+                 *         ]
+                 *       },
+                 *       "scanCadence": "daily"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    watchType: "trademark";
+                    name: string;
+                    attributes: {
+                        niceClasses: number[];
+                        designations: string[];
+                    };
+                    /**
+                     * @default daily
+                     * @enum {string}
+                     */
+                    scanCadence?: "hourly" | "daily" | "weekly";
+                    sources?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "watchType": "trademark",
+                     *         "name": "Sargent",
+                     *         "attributes": {
+                     *           "niceClasses": [
+                     *             6,
+                     *             20
+                     *           ],
+                     *           "designations": [
+                     *             "US"
+                     *           ]
+                     *         },
+                     *         "sources": [
+                     *           "global_trademark_database"
+                     *         ],
+                     *         "scanCadence": "daily",
+                     *         "active": true,
+                     *         "logoUrl": null,
+                     *         "logoSt13": null,
+                     *         "createdAt": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Watch"];
+                    };
+                };
+            };
+            /** @description Malformed request: empty or malformed JSON, or a query value that does not parse. */
+            400: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan quota: the plan’s cap of active watches or its fastest cadence. */
+            402: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaError"];
+                };
+            };
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
+            403: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation; `details` names each offending field. */
+            422: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
+            500: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "watchType": "trademark",
+                     *         "name": "Sargent",
+                     *         "attributes": {
+                     *           "niceClasses": [
+                     *             6,
+                     *             20
+                     *           ],
+                     *           "designations": [
+                     *             "US"
+                     *           ]
+                     *         },
+                     *         "sources": [
+                     *           "global_trademark_database"
+                     *         ],
+                     *         "scanCadence": "daily",
+                     *         "active": true,
+                     *         "logoUrl": null,
+                     *         "logoSt13": null,
+                     *         "createdAt": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Watch"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
+            403: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Absent, or not visible to the caller (the two look the same). */
+            404: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
+            500: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "watchType": "trademark",
+                     *         "name": "Sargent",
+                     *         "attributes": {
+                     *           "niceClasses": [
+                     *             6,
+                     *             20
+                     *           ],
+                     *           "designations": [
+                     *             "US"
+                     *           ]
+                     *         },
+                     *         "sources": [
+                     *           "global_trademark_database"
+                     *         ],
+                     *         "scanCadence": "daily",
+                     *         "active": true,
+                     *         "logoUrl": null,
+                     *         "logoSt13": null,
+                     *         "createdAt": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Watch"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
+            403: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Absent, or not visible to the caller (the two look the same). */
+            404: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
+            500: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sargent & Co",
+                 *       "attributes": {
+                 *         "niceClasses": [
+                 *           6,
+                 *           20,
+                 *           42
+                 *         ],
+                 *         "designations": [
+                 *           "US",
+                 *           "EU"
+                 *         ]
+                 *       },
+                 *       "scanCadence": "weekly"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    attributes?: {
+                        niceClasses: number[];
+                        designations: string[];
+                    };
+                    /** @enum {string} */
+                    scanCadence?: "hourly" | "daily" | "weekly";
+                    active?: boolean;
+                    logoUrl?: string | null;
+                    logoSt13?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "watchType": "trademark",
+                     *         "name": "Sargent",
+                     *         "attributes": {
+                     *           "niceClasses": [
+                     *             6,
+                     *             20
+                     *           ],
+                     *           "designations": [
+                     *             "US"
+                     *           ]
+                     *         },
+                     *         "sources": [
+                     *           "global_trademark_database"
+                     *         ],
+                     *         "scanCadence": "daily",
+                     *         "active": true,
+                     *         "logoUrl": null,
+                     *         "logoSt13": null,
+                     *         "createdAt": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Watch"];
+                    };
+                };
+            };
+            /** @description Malformed request: empty or malformed JSON, or a query value that does not parse. */
+            400: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan quota: the plan’s cap of active watches or its fastest cadence. */
+            402: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaError"];
+                };
+            };
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
+            403: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Absent, or not visible to the caller (the two look the same). */
+            404: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation; `details` names each offending field. */
+            422: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
+            500: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAlerts: {
+        parameters: {
+            query?: {
+                /** @description Page size. Values above 200 are clamped to 200; `pagination.limit` says the size used. */
+                limit?: number;
+                /** @description Opaque cursor from a previous response (pagination.nextCursor). */
+                cursor?: string;
+                /** @description Repeat to match any of several states. */
+                state?: ("unread" | "read" | "dismissed")[];
+                /** @description Only alerts of these severities: repeat the parameter, or give a comma list (`high,medium`). An extension beyond the v1 text. */
+                severity?: ("high" | "medium" | "low")[];
+                watchId?: string;
+                /** @description Inclusive lower bound on createdAt. A date (2026-11-22, its midnight UTC) and a date-time without an offset (read as UTC) are accepted too. */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "alt_7WBLDjzmZJxx1LaQyMXJoV",
+                     *           "watchId": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *           "state": "unread",
+                     *           "severity": "high",
+                     *           "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered, owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
+                     *           "rationaleAt": "2026-11-22T09:31:00.000Z",
+                     *           "emailedAt": null,
+                     *           "createdAt": "2026-11-22T09:31:00.000Z",
+                     *           "hit": {
+                     *             "id": "hit_3kqWb8rTn2LmQe5VxYz0aC",
+                     *             "entityType": "trademark",
+                     *             "sourceCode": "global_trademark_database",
+                     *             "externalId": "US500000071060608",
+                     *             "displayName": "SARGENT",
+                     *             "ownerName": "SARGENT MANUFACTURING COMPANY",
+                     *             "ownerCountryCode": "US",
+                     *             "jurisdiction": "US",
+                     *             "filedAt": "1912-01-04T00:00:00.000Z",
+                     *             "registeredAt": "1914-07-28T00:00:00.000Z",
+                     *             "expiresAt": null,
+                     *             "status": "registered",
+                     *             "classes": [
+                     *               6,
+                     *               20
+                     *             ],
+                     *             "rawPayload": {
+                     *               "externalId": "US500000071060608",
+                     *               "markText": "SARGENT",
+                     *               "ownerName": "SARGENT MANUFACTURING COMPANY",
+                     *               "ownerCountryCode": "US",
+                     *               "jurisdiction": "US",
+                     *               "designations": [],
+                     *               "filedAt": "1912-01-04",
+                     *               "registeredAt": "1914-07-28",
+                     *               "expiresAt": null,
+                     *               "status": "registered",
+                     *               "classes": [
+                     *                 6,
+                     *                 20
+                     *               ],
+                     *               "logoUrl": null,
+                     *               "provenance": {
+                     *                 "source": "uspto-trademark-applications-daily",
+                     *                 "serialNumber": "71060608",
+                     *                 "registrationNumber": "0098699",
+                     *                 "internationalRegistrationNumber": null,
+                     *                 "actionKey": null,
+                     *                 "transactionDate": "2024-09-09",
+                     *                 "statusCode": "800",
+                     *                 "statusDescription": "REGISTERED AND RENEWED",
+                     *                 "statusLiveDead": "Live/Registered",
+                     *                 "statusDate": "2024-09-09",
+                     *                 "markDrawingCode": "5",
+                     *                 "internationalCodes": [
+                     *                   "006",
+                     *                   "020"
+                     *                 ],
+                     *                 "classes": [
+                     *                   6,
+                     *                   20
+                     *                 ],
+                     *                 "owners": [
+                     *                   {
+                     *                     "partyType": 43,
+                     *                     "entryNumber": 1,
+                     *                     "name": "SARGENT MANUFACTURING COMPANY",
+                     *                     "nationalityCountry": "US",
+                     *                     "nationalityState": "DE",
+                     *                     "country": "US",
+                     *                     "state": "CT",
+                     *                     "city": "NEW HAVEN"
+                     *                   },
+                     *                   {
+                     *                     "partyType": 30,
+                     *                     "entryNumber": 1,
+                     *                     "name": "SARGENT & CO.",
+                     *                     "nationalityCountry": "US",
+                     *                     "nationalityState": "CT",
+                     *                     "country": "US",
+                     *                     "state": "CT",
+                     *                     "city": "NEW HAVEN"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             },
+                     *             "publishedAt": null,
+                     *             "opposition": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "WyIyMDI2LTExLTIyVDA5OjMwOjAwLjAwMFoiLCJ3YXRfNFFtMiJd",
+                     *         "limit": 50
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Alert"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Malformed request: empty or malformed JSON, or a query value that does not parse. */
+            400: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
+            403: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
+            500: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "alt_7WBLDjzmZJxx1LaQyMXJoV",
+                     *         "watchId": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "state": "unread",
+                     *         "severity": "high",
+                     *         "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered, owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
+                     *         "rationaleAt": "2026-11-22T09:31:00.000Z",
+                     *         "emailedAt": null,
+                     *         "createdAt": "2026-11-22T09:31:00.000Z",
+                     *         "hit": {
+                     *           "id": "hit_3kqWb8rTn2LmQe5VxYz0aC",
+                     *           "entityType": "trademark",
+                     *           "sourceCode": "global_trademark_database",
+                     *           "externalId": "US500000071060608",
+                     *           "displayName": "SARGENT",
+                     *           "ownerName": "SARGENT MANUFACTURING COMPANY",
+                     *           "ownerCountryCode": "US",
+                     *           "jurisdiction": "US",
+                     *           "filedAt": "1912-01-04T00:00:00.000Z",
+                     *           "registeredAt": "1914-07-28T00:00:00.000Z",
+                     *           "expiresAt": null,
+                     *           "status": "registered",
+                     *           "classes": [
+                     *             6,
+                     *             20
+                     *           ],
+                     *           "rawPayload": {
+                     *             "externalId": "US500000071060608",
+                     *             "markText": "SARGENT",
+                     *             "ownerName": "SARGENT MANUFACTURING COMPANY",
+                     *             "ownerCountryCode": "US",
+                     *             "jurisdiction": "US",
+                     *             "designations": [],
+                     *             "filedAt": "1912-01-04",
+                     *             "registeredAt": "1914-07-28",
+                     *             "expiresAt": null,
+                     *             "status": "registered",
+                     *             "classes": [
+                     *               6,
+                     *               20
+                     *             ],
+                     *             "logoUrl": null,
+                     *             "provenance": {
+                     *               "source": "uspto-trademark-applications-daily",
+                     *               "serialNumber": "71060608",
+                     *               "registrationNumber": "0098699",
+                     *               "internationalRegistrationNumber": null,
+                     *               "actionKey": null,
+                     *               "transactionDate": "2024-09-09",
+                     *               "statusCode": "800",
+                     *               "statusDescription": "REGISTERED AND RENEWED",
+                     *               "statusLiveDead": "Live/Registered",
+                     *               "statusDate": "2024-09-09",
+                     *               "markDrawingCode": "5",
+                     *               "internationalCodes": [
+                     *                 "006",
+                     *                 "020"
+                     *               ],
+                     *               "classes": [
+                     *                 6,
+                     *                 20
+                     *               ],
+                     *               "owners": [
+                     *                 {
+                     *                   "partyType": 43,
+                     *                   "entryNumber": 1,
+                     *                   "name": "SARGENT MANUFACTURING COMPANY",
+                     *                   "nationalityCountry": "US",
+                     *                   "nationalityState": "DE",
+                     *                   "country": "US",
+                     *                   "state": "CT",
+                     *                   "city": "NEW HAVEN"
+                     *                 },
+                     *                 {
+                     *                   "partyType": 30,
+                     *                   "entryNumber": 1,
+                     *                   "name": "SARGENT & CO.",
+                     *                   "nationalityCountry": "US",
+                     *                   "nationalityState": "CT",
+                     *                   "country": "US",
+                     *                   "state": "CT",
+                     *                   "city": "NEW HAVEN"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "publishedAt": null,
+                     *           "opposition": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Alert"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
+            403: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Absent, or not visible to the caller (the two look the same). */
+            404: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
+            500: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "state": "read"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    state: "unread" | "read" | "dismissed";
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "alt_7WBLDjzmZJxx1LaQyMXJoV",
+                     *         "watchId": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "state": "unread",
+                     *         "severity": "high",
+                     *         "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered, owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
+                     *         "rationaleAt": "2026-11-22T09:31:00.000Z",
+                     *         "emailedAt": null,
+                     *         "createdAt": "2026-11-22T09:31:00.000Z",
+                     *         "hit": {
+                     *           "id": "hit_3kqWb8rTn2LmQe5VxYz0aC",
+                     *           "entityType": "trademark",
+                     *           "sourceCode": "global_trademark_database",
+                     *           "externalId": "US500000071060608",
+                     *           "displayName": "SARGENT",
+                     *           "ownerName": "SARGENT MANUFACTURING COMPANY",
+                     *           "ownerCountryCode": "US",
+                     *           "jurisdiction": "US",
+                     *           "filedAt": "1912-01-04T00:00:00.000Z",
+                     *           "registeredAt": "1914-07-28T00:00:00.000Z",
+                     *           "expiresAt": null,
+                     *           "status": "registered",
+                     *           "classes": [
+                     *             6,
+                     *             20
+                     *           ],
+                     *           "rawPayload": {
+                     *             "externalId": "US500000071060608",
+                     *             "markText": "SARGENT",
+                     *             "ownerName": "SARGENT MANUFACTURING COMPANY",
+                     *             "ownerCountryCode": "US",
+                     *             "jurisdiction": "US",
+                     *             "designations": [],
+                     *             "filedAt": "1912-01-04",
+                     *             "registeredAt": "1914-07-28",
+                     *             "expiresAt": null,
+                     *             "status": "registered",
+                     *             "classes": [
+                     *               6,
+                     *               20
+                     *             ],
+                     *             "logoUrl": null,
+                     *             "provenance": {
+                     *               "source": "uspto-trademark-applications-daily",
+                     *               "serialNumber": "71060608",
+                     *               "registrationNumber": "0098699",
+                     *               "internationalRegistrationNumber": null,
+                     *               "actionKey": null,
+                     *               "transactionDate": "2024-09-09",
+                     *               "statusCode": "800",
+                     *               "statusDescription": "REGISTERED AND RENEWED",
+                     *               "statusLiveDead": "Live/Registered",
+                     *               "statusDate": "2024-09-09",
+                     *               "markDrawingCode": "5",
+                     *               "internationalCodes": [
+                     *                 "006",
+                     *                 "020"
+                     *               ],
+                     *               "classes": [
+                     *                 6,
+                     *                 20
+                     *               ],
+                     *               "owners": [
+                     *                 {
+                     *                   "partyType": 43,
+                     *                   "entryNumber": 1,
+                     *                   "name": "SARGENT MANUFACTURING COMPANY",
+                     *                   "nationalityCountry": "US",
+                     *                   "nationalityState": "DE",
+                     *                   "country": "US",
+                     *                   "state": "CT",
+                     *                   "city": "NEW HAVEN"
+                     *                 },
+                     *                 {
+                     *                   "partyType": 30,
+                     *                   "entryNumber": 1,
+                     *                   "name": "SARGENT & CO.",
+                     *                   "nationalityCountry": "US",
+                     *                   "nationalityState": "CT",
+                     *                   "country": "US",
+                     *                   "state": "CT",
+                     *                   "city": "NEW HAVEN"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "publishedAt": null,
+                     *           "opposition": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Alert"];
+                    };
+                };
+            };
+            /** @description Malformed request: empty or malformed JSON, or a query value that does not parse. */
+            400: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
+            403: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Absent, or not visible to the caller (the two look the same). */
+            404: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation; `details` names each offending field. */
+            422: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
+            500: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description Page size, default 50; values above 200 are clamped. */
-                limit?: string;
+                /** @description Page size. Values above 200 are clamped to 200; `pagination.limit` says the size used. */
+                limit?: number;
                 /** @description Opaque cursor from a previous response (pagination.nextCursor). */
                 cursor?: string;
             };
@@ -1439,57 +2463,150 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Success. */
             200: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "whk_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *           "url": "https://hooks.example.com/trademark-watch",
+                     *           "events": [
+                     *             "alert.created",
+                     *             "alert.updated"
+                     *           ],
+                     *           "description": "Docketing system",
+                     *           "active": true,
+                     *           "disabledAt": null,
+                     *           "disabledReason": null,
+                     *           "createdAt": "2026-11-22T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-22T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "WyIyMDI2LTExLTIyVDA5OjMwOjAwLjAwMFoiLCJ3YXRfNFFtMiJd",
+                     *         "limit": 50
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Malformed request: empty or malformed JSON, or a query value that does not parse. */
             400: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, malformed, unknown or revoked credentials. */
             401: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
             403: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
             429: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
             500: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1507,6 +2624,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/trademark-watch",
+                 *       "events": [
+                 *         "alert.created"
+                 *       ],
+                 *       "description": "Docketing system"
+                 *     }
+                 */
                 "application/json": {
                     url: string;
                     events: ("alert.created" | "alert.updated")[];
@@ -1515,83 +2641,189 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Created. */
             201: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whk_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "url": "https://hooks.example.com/trademark-watch",
+                     *         "events": [
+                     *           "alert.created",
+                     *           "alert.updated"
+                     *         ],
+                     *         "description": "Docketing system",
+                     *         "active": true,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-22T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-22T09:30:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookWithSecret"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Malformed request: empty or malformed JSON, or a query value that does not parse. */
             400: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, malformed, unknown or revoked credentials. */
             401: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
             403: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The body is not JSON (Content-Type: application/json). */
             415: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The body failed validation; `details` names each offending field. */
             422: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Default Response */
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
             429: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
             500: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1605,62 +2837,150 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Success. */
             200: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whk_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "url": "https://hooks.example.com/trademark-watch",
+                     *         "events": [
+                     *           "alert.created",
+                     *           "alert.updated"
+                     *         ],
+                     *         "description": "Docketing system",
+                     *         "active": true,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-22T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, malformed, unknown or revoked credentials. */
             401: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
             403: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Absent, or not visible to the caller (the two look the same). */
             404: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
             429: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
             500: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1674,62 +2994,150 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Success. */
             200: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whk_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "url": "https://hooks.example.com/trademark-watch",
+                     *         "events": [
+                     *           "alert.created",
+                     *           "alert.updated"
+                     *         ],
+                     *         "description": "Docketing system",
+                     *         "active": true,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-22T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, malformed, unknown or revoked credentials. */
             401: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
             403: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Absent, or not visible to the caller (the two look the same). */
             404: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
             429: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
             500: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1743,12 +3151,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
                 "application/json": {
                     url?: string;
                     events?: ("alert.created" | "alert.updated")[];
@@ -1758,92 +3172,203 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Success. */
             200: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whk_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "url": "https://hooks.example.com/trademark-watch",
+                     *         "events": [
+                     *           "alert.created",
+                     *           "alert.updated"
+                     *         ],
+                     *         "description": "Docketing system",
+                     *         "active": true,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-22T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-22T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Malformed request: empty or malformed JSON, or a query value that does not parse. */
             400: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, malformed, unknown or revoked credentials. */
             401: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
             403: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Absent, or not visible to the caller (the two look the same). */
             404: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The body is not JSON (Content-Type: application/json). */
             415: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The body failed validation; `details` names each offending field. */
             422: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Default Response */
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
             429: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
             500: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1857,62 +3382,151 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Success. */
             200: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "whk_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *         "url": "https://hooks.example.com/trademark-watch",
+                     *         "events": [
+                     *           "alert.created",
+                     *           "alert.updated"
+                     *         ],
+                     *         "description": "Docketing system",
+                     *         "active": true,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-22T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-22T09:30:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookWithSecret"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, malformed, unknown or revoked credentials. */
             401: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
             403: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Absent, or not visible to the caller (the two look the same). */
             404: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
             429: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
             500: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1924,79 +3538,336 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page size, default 50; values above 200 are clamped. */
-                limit?: string;
+                /** @description Page size. Values above 200 are clamped to 200; `pagination.limit` says the size used. */
+                limit?: number;
                 /** @description Opaque cursor from a previous response (pagination.nextCursor). */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Success. */
             200: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "whd_4Qm2c8VnXr0sKp1LdT9aBz",
+                     *           "eventId": "msg_2Lx9wQm4Vb7Nr3Kt8Yp1Zc",
+                     *           "eventType": "alert.created",
+                     *           "status": "delivered",
+                     *           "attempts": 1,
+                     *           "lastStatusCode": 200,
+                     *           "lastError": null,
+                     *           "lastAttemptAt": "2026-11-22T09:31:02.000Z",
+                     *           "nextAttemptAt": null,
+                     *           "deliveredAt": "2026-11-22T09:31:02.000Z",
+                     *           "failedAt": null,
+                     *           "createdAt": "2026-11-22T09:31:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextCursor": "WyIyMDI2LTExLTIyVDA5OjMwOjAwLjAwMFoiLCJ3YXRfNFFtMiJd",
+                     *         "limit": 50
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Malformed request: empty or malformed JSON, or a query value that does not parse. */
             400: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Missing, malformed, unknown or revoked credentials. */
             401: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
             403: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Absent, or not visible to the caller (the two look the same). */
             404: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
             429: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
             500: {
                 headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dashboard’s CSRF token. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "key_5T0cHq2wZr8LmVb3Nx7yPd",
+                     *         "name": "ci",
+                     *         "prefix": "tmw_Xb3kP0qa",
+                     *         "scopes": [
+                     *           "watches:read",
+                     *           "alerts:read"
+                     *         ],
+                     *         "createdAt": "2026-11-22T09:30:00.000Z",
+                     *         "revokedAt": "2026-11-22T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown or revoked credentials. */
+            401: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */
+            403: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Absent, or not visible to the caller (the two look the same). */
+            404: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time. */
+            408: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers and URL are larger than 16 KiB. */
+            431: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; its cause is in the service’s log under the request id. */
+            500: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service is shutting down or a dependency is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Whole seconds to wait before retrying (at least 1). */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
