@@ -1,4 +1,5 @@
 import { assessAlert } from '../domain/alert-assessment.ts';
+import { MIRROR_SOURCE } from '../domain/sources.ts';
 import { decideConflictPrepared, prepareWatch } from '../matching/decide.ts';
 
 // Examples for the OpenAPI document: one request body and one response of each kind, in the shape
@@ -12,7 +13,7 @@ export const watchExample = {
   watchType: 'trademark',
   name: 'Sargent',
   attributes: { niceClasses: [6, 20], designations: ['US'] },
-  sources: ['global_trademark_database'],
+  sources: [MIRROR_SOURCE],
   scanCadence: 'daily',
   active: true,
   logoUrl: null,
@@ -91,7 +92,7 @@ export const alertExample = {
   hit: {
     id: 'hit_3kqWb8rTn2LmQe5VxYz0aC',
     entityType: 'trademark',
-    sourceCode: 'global_trademark_database',
+    sourceCode: MIRROR_SOURCE,
     externalId: sargentRecord.externalId,
     displayName: sargentRecord.markText,
     ownerName: sargentRecord.ownerName,
