@@ -76,6 +76,7 @@ describe('alerts: happy paths', () => {
     };
     assert.deepEqual(await ids('severity=high'), [high]);
     assert.deepEqual(await ids('severity=high,low'), [high, low].sort());
+    assert.deepEqual(await ids('severity=high&severity=low'), [high, low].sort(), 'repeated');
     const bad = await server.request('GET', '/api/v1/alerts?severity=urgent', { headers: auth });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.code, 'validation_error');
