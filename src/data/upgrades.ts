@@ -10,7 +10,9 @@ import type { Queryable } from './db.ts';
 const BATCH = 2_000;
 
 /**
- * MATCH_KEYS_VERSION 4 added anchors and word sound codes: every stored record gets its new keys.
+ * Every stored record gets the keys of the current MATCH_KEYS_VERSION (4 added anchors and word
+ * sound codes, 5 the shape keys). Run by the last migration that changed the keys only: an older
+ * database upgraded in one go is re-keyed once.
  * change_seq is left alone: the record did not change, and re-scanning the whole mirror for every
  * watch would raise alerts on marks filed long ago. The new rules apply to records imported from
  * now on and to every full scan.
@@ -104,7 +106,7 @@ async function assessOldAlerts(tx: Queryable): Promise<void> {
 
 export const UPGRADES: Readonly<Record<string, (tx: Queryable) => Promise<void>>> = {
   '008_alert_assessment': async (tx) => {
-    await rekeyMarks(tx);
+    // The keys of version 4 come with 011's re-key, which runs in the same upgrade.
     await assessOldAlerts(tx);
     // The alerts' list-version triggers (007) are deferred to the commit, and PostgreSQL alters no
     // table with pending trigger events: they run now (once per owner, as at a commit), and the
@@ -116,4 +118,5 @@ export const UPGRADES: Readonly<Record<string, (tx: Queryable) => Promise<void>>
         ALTER COLUMN rationale_at SET NOT NULL;
       SET CONSTRAINTS alerts_list_version, alerts_list_version_update DEFERRED`);
   },
+  '011_word_counts': rekeyMarks,
 };

@@ -10,11 +10,13 @@ import {
   ownerMailing,
   releaseAfterFailure,
 } from '../data/repositories/scans.ts';
+import { wordStatsFor } from '../data/repositories/word-counts.ts';
 import { type Assessment, assessAlert } from '../domain/alert-assessment.ts';
 import { newId } from '../domain/ids.ts';
 import { type Cadence, cadenceIntervalMs, PLANS, type Tier } from '../domain/plans.ts';
 import { composeAlertEmail } from '../email/compose.ts';
-import { decideConflictPrepared, prepareWatch } from '../matching/decide.ts';
+import { type Decision, decideConflictPrepared, prepareWatch } from '../matching/decide.ts';
+import { analyzeMark } from '../matching/normalize.ts';
 import { enqueueAlertEvents } from '../webhooks/events.ts';
 import type { CandidateRecord, SourceAdapter } from './sources/source-adapter.ts';
 
@@ -51,11 +53,6 @@ const RETRY_AFTER_FAILURE_SECONDS = 300;
 export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Promise<ScanOutcome> {
   const startedAt = new Date();
   const mode = watch.needs_full_scan ? 'full' : 'incremental';
-  const prepared = prepareWatch({
-    name: watch.name,
-    niceClasses: watch.attributes.niceClasses,
-    designations: watch.attributes.designations,
-  });
   const outcome: ScanOutcome = {
     watchId: watch.id,
     mode,
@@ -65,7 +62,17 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
     error: null,
   };
   try {
-    const found: { source: SourceAdapter; record: CandidateRecord; assessment: Assessment }[] = [];
+    // How common the brand's words are in the register decides which of them are distinctive.
+    const brandWords = analyzeMark(watch.name).words;
+    const prepared = prepareWatch(
+      {
+        name: watch.name,
+        niceClasses: watch.attributes.niceClasses,
+        designations: watch.attributes.designations,
+      },
+      await wordStatsFor(deps.db, brandWords),
+    );
+    const conflicts: { source: SourceAdapter; record: CandidateRecord; decision: Decision }[] = [];
     let fromSeq = mode === 'full' ? 0 : watch.scanned_seq;
     let toSeq = fromSeq;
     let logoUrl: string | null = null;
@@ -83,11 +90,22 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
       for (const record of candidates) {
         if (record.externalId === watch.logo_st13) continue;
         const decision = decideConflictPrepared(prepared, record);
-        if (decision.conflict) {
-          found.push({ source, record, assessment: assessAlert(prepared, record, decision) });
-        }
+        if (decision.conflict) conflicts.push({ source, record, decision });
       }
     }
+    // The rationale also says how common the records' other words are: one look-up for them all.
+    const stats =
+      conflicts.length === 0
+        ? prepared.stats
+        : await wordStatsFor(deps.db, [
+            ...brandWords,
+            ...conflicts.flatMap((c) => analyzeMark(c.record.markText).words),
+          ]);
+    const found = conflicts.map(({ source, record, decision }) => ({
+      source,
+      record,
+      assessment: assessAlert(prepared, record, decision, stats),
+    }));
     fromSeq = Math.min(fromSeq, toSeq);
 
     await deps.db.transaction(async (tx) => {

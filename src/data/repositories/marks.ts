@@ -1,5 +1,6 @@
 import type { RegisterRecord } from '../../register/record.ts';
 import { COPY_SPECIAL, copyNumberArray, copyTextArray, copyValue, type Queryable } from '../db.ts';
+import { wordCountUpkeep } from './word-counts.ts';
 
 /** One register record ready to store: the normalized fields plus its match keys. */
 export type MarkUpsert = RegisterRecord & {
@@ -58,6 +59,8 @@ const UPSERT = `WITH written AS (
 )
 SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written FROM written`;
 
+const WORD_COUNT_UPKEEP = wordCountUpkeep(STAGING);
+
 /** The batch as stageMarks sends it: COPY text rows of the staging table (exported for bench:scan). */
 export function markCopyRows(batch: readonly MarkUpsert[]): string {
   let data = '';
@@ -104,9 +107,11 @@ export async function mergeStagedMarks(
   tx: Queryable,
 ): Promise<{ inserted: number; updated: number }> {
   // Serialise imports so change_seq values commit in increasing order (see 002_register_mirror.sql):
-  // held from the first nextval to the commit. The two statements are sent together.
-  const [, rows] = await Promise.all([
+  // held from the first nextval to the commit. The word counts are moved under the same lock, from
+  // the stored versions the upsert then replaces. The statements are sent together.
+  const [, , rows] = await Promise.all([
     tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]),
+    tx.query(WORD_COUNT_UPKEEP),
     tx.query<{ inserted: number; written: number }>(UPSERT),
   ]);
   const inserted = rows[0]?.inserted ?? 0;

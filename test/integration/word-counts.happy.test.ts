@@ -1,0 +1,146 @@
+// The register's word counts (mark_words): kept current by every import, without a recount, and
+// used by scans to tell a distinctive word from a common one (shared_word) and to say so in the
+// rationale. On PGlite, and on PostgreSQL with DATABASE_URL.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Db } from '../../src/data/db.ts';
+import { wordStatsFor } from '../../src/data/repositories/word-counts.ts';
+import { PLANS } from '../../src/domain/plans.ts';
+import type { Principal } from '../../src/domain/principal.ts';
+import { createWatchService } from '../../src/domain/watches.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createScanner } from '../../src/scan/scanner.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { factories } from '../helpers/factories.ts';
+import { importRecords, makeRecord } from '../helpers/register.ts';
+
+describe('word counts of the register', () => {
+  let database: TestDatabase;
+  let db: Db;
+  before(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+  });
+  after(() => database.drop());
+  beforeEach(async () => {
+    await db.query('DELETE FROM alerts');
+    await db.query('DELETE FROM hits');
+    await db.query('DELETE FROM watches');
+    await db.query('DELETE FROM marks');
+  });
+
+  /** The table, without the words no mark holds any more. */
+  const kept = async () =>
+    new Map(
+      (
+        await db.query<{ word: string; office: string; marks: number }>(
+          'SELECT word, office, marks FROM mark_words WHERE marks <> 0',
+        )
+      ).map((r) => [`${r.office}:${r.word}`, Number(r.marks)]),
+    );
+  /** A full recount from the marks, which the upkeep must always equal. */
+  const recount = async () =>
+    new Map(
+      (
+        await db.query<{ word: string; office: string; marks: number }>(
+          `SELECT w AS word, m.jurisdiction AS office, count(*)::int AS marks
+             FROM marks m,
+                  LATERAL (SELECT DISTINCT x AS w
+                             FROM unnest(array_append(string_to_array(m.norm_text, ' '), '')) x) u
+            GROUP BY 1, 2`,
+        )
+      ).map((r) => [`${r.office}:${r.word}`, Number(r.marks)]),
+    );
+
+  it('counts each word once per mark, per office, and the marks of each office under ""', async () => {
+    await importRecords(db, [
+      makeRecord({ markText: 'KESTREL KESTREL ROBOTICS', jurisdiction: 'EM' }),
+      makeRecord({ markText: 'Kestrel Analytics', jurisdiction: 'US' }),
+      makeRecord({ markText: 'ANALYTICS PLUS', jurisdiction: 'US' }),
+    ]);
+    const counts = await kept();
+    assert.equal(counts.get('EM:KESTREL'), 1);
+    assert.equal(counts.get('US:KESTREL'), 1);
+    assert.equal(counts.get('US:ANALYTICS'), 2);
+    assert.equal(counts.get('US:'), 2);
+    assert.equal(counts.get('EM:'), 1);
+    assert.deepEqual(counts, await recount());
+    const stats = await wordStatsFor(db, ['KESTREL', 'ANALYTICS', 'NOWHERE']);
+    assert.equal(stats.total, 3);
+    assert.equal(stats.counts.get('KESTREL'), 2);
+    assert.equal(stats.counts.get('ANALYTICS'), 2);
+    assert.equal(stats.counts.has('NOWHERE'), false);
+  });
+
+  it('a re-import changes nothing; an update moves the counts; a deletion forgets the words', async () => {
+    const first = makeRecord({ markText: 'HARBOR LANE BAKERY', jurisdiction: 'EM' });
+    const other = makeRecord({ markText: 'HARBOR LIGHTS' });
+    await importRecords(db, [first, other]);
+    const once = await kept();
+    await importRecords(db, [first, other]);
+    assert.deepEqual(await kept(), once);
+    await importRecords(db, [{ ...first, markText: 'HARBOR LANE FOODS', jurisdiction: 'US' }]);
+    const moved = await kept();
+    assert.equal(moved.get('EM:BAKERY'), undefined);
+    assert.equal(moved.get('US:FOODS'), 1);
+    assert.equal(moved.get('EM:HARBOR'), 1);
+    assert.equal(moved.get('US:HARBOR'), 1);
+    assert.deepEqual(moved, await recount());
+    await db.query('DELETE FROM marks WHERE external_id = $1', [other.externalId]);
+    assert.deepEqual(await kept(), await recount());
+    await db.query('DELETE FROM marks');
+    assert.deepEqual(await kept(), new Map());
+  });
+
+  it('a scan weighs the brand’s words by the register and says so in the rationale', async () => {
+    // ANALYTICS and ROBOTICS are in 31 of 33 marks: common here. KESTREL is in one.
+    const filler = Array.from({ length: 30 }, (_, i) =>
+      makeRecord({
+        markText: `ANALYTICS ROBOTICS ${String.fromCharCode(65 + (i % 26))}${i}`,
+        classes: [42],
+      }),
+    );
+    const kestrel = makeRecord({ markText: 'KESTREL ROBOTICS', classes: [9] });
+    const analytics = makeRecord({ markText: 'ANALYTICS PLUS', classes: [9] });
+    await importRecords(db, [...filler, kestrel, analytics, makeRecord({ classes: [9] })]);
+    const user = await factories(db).makeUser({ tier: 'team' });
+    const principal: Principal = {
+      userId: user.id,
+      email: user.email,
+      organization: null,
+      plan: PLANS.team,
+      ownerId: user.id,
+      key: null,
+    };
+    const watch = JSON.parse(
+      await createWatchService(db).create(principal, {
+        watchType: 'trademark',
+        name: 'Kestrel Analytics',
+        attributes: { niceClasses: [9], designations: ['DE'] },
+        scanCadence: 'daily',
+      }),
+    ) as { id: string };
+    const scanner = createScanner({
+      db,
+      logger: createLogger('silent'),
+      publicUrl: 'http://localhost:3000',
+      leaseSeconds: 60,
+    });
+    await scanner.scan({});
+    const rows = await db.query<{ externalId: string; json: string }>(
+      `SELECT h.external_id AS "externalId", a.api_json AS json
+         FROM alerts a JOIN hits h ON h.id = a.hit_id WHERE a.watch_id = $1`,
+      [watch.id],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.externalId),
+      [kestrel.externalId],
+    );
+    const alert = JSON.parse((rows[0] as { json: string }).json);
+    assert.equal(alert.severity, 'high');
+    assert.match(
+      alert.rationale,
+      /shares the distinctive word `KESTREL` of the watched brand, the first word of both marks \(in 1 of 33 marks in the register\)\. `ANALYTICS` and `ROBOTICS` are common \(31 and 31 marks\)\./,
+    );
+  });
+});
