@@ -35,6 +35,7 @@ import {
 import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
 import { assessSeverity, SEVERITIES, type Severity } from '../src/matching/severity.ts';
 import { trigrams } from '../src/matching/similarity.ts';
+import { countWords, isWeakWord } from '../src/matching/word-weights.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = join(root, 'test/fixtures/euipo/mark-texts.txt');
@@ -85,6 +86,21 @@ const texts = [
 const analyses = texts.map((t) => analyzeMark(t));
 const keys: MatchKeys[] = texts.map((t) => matchKeys(t));
 const trigramSets = keys.map((k) => trigrams(k.compact));
+// The register's word counts, as the mirror keeps them (mark_words): here the fixture is the register.
+const wordStats = countWords(analyses.map((a) => a.words));
+/** The rules added with the register's word counts; "before" leaves them out. */
+const MEASURED_KINDS: ReadonlySet<string> = new Set(['shared_word', 'same_shape']);
+const textKinds = (reasons: readonly { kind: string }[]) =>
+  reasons.filter((r) => r.kind !== 'class_overlap' && r.kind !== 'territory').map((r) => r.kind);
+const raisedBefore = (reasons: readonly { kind: string }[]) =>
+  textKinds(reasons).some((k) => !MEASURED_KINDS.has(k));
+const prepare = (name: string) =>
+  prepareWatch({ name, niceClasses: CLASSES, designations: ['DE'] }, wordStats);
+const severityOf = (
+  p: PreparedWatch,
+  reasons: Parameters<typeof assessSeverity>[1],
+  markText: string,
+) => assessSeverity(p, reasons, { markText, classes: CLASSES, stats: wordStats }).severity;
 
 // Brand-like texts: 1 to 3 words of Latin letters/digits, 4 to 20 characters, not only weak words.
 const candidates = texts.filter(isBrandLike);
@@ -145,8 +161,12 @@ const record = (markText: string): RecordInput => ({
   jurisdiction: 'EM',
 });
 
+/** Alerts per watch over the whole register, with and without the measured rules. */
+const alertsPerWatch: { after: number; before: number }[] = [];
 for (const brand of brands) {
-  const p = prepareWatch({ name: brand, niceClasses: CLASSES, designations: ['DE'] });
+  const p = prepare(brand);
+  const tally = { after: 0, before: 0 };
+  alertsPerWatch.push(tally);
   for (const kind of KINDS) {
     const st = stats.get(kind) as KindStats;
     const seen = new Set<string>();
@@ -158,7 +178,7 @@ for (const brand of brands) {
       st.total++;
       if (d.conflict) {
         st.hit++;
-        st.severity[assessSeverity(p, d.reasons).severity]++;
+        st.severity[severityOf(p, d.reasons, v)]++;
         retrievalChecked++;
         if (!retrieved(p, matchKeys(v), null)) {
           retrievalMisses++;
@@ -176,6 +196,8 @@ for (const brand of brands) {
     // are ignored. Such a record is a true conflict, not an unrelated mark.
     if (a.lookalike === p.brand.lookalike) {
       excluded++;
+      tally.after++;
+      tally.before++;
       continue;
     }
     negativePairs++;
@@ -185,10 +207,10 @@ for (const brand of brands) {
     if (isCandidate) candidatesRetrieved++;
     const d = decideConflictPrepared(p, record(text));
     if (d.conflict) {
-      const kinds = d.reasons
-        .filter((r) => r.kind !== 'class_overlap' && r.kind !== 'territory')
-        .map((r) => r.kind);
-      const severity = assessSeverity(p, d.reasons).severity;
+      tally.after++;
+      if (raisedBefore(d.reasons)) tally.before++;
+      const kinds = textKinds(d.reasons);
+      const severity = severityOf(p, d.reasons, text);
       falseAlerts.push({ brand, mark: text, reasons: `${kinds.join('+')} (${severity})` });
       falseSeverity[severity]++;
       for (const kd of new Set(kinds)) falseByReason.set(kd, (falseByReason.get(kd) ?? 0) + 1);
@@ -207,9 +229,7 @@ const per10k = (10_000 * falseAlerts.length) / negativePairs;
 // Speed: best of three passes of 20 watches over every real mark (JIT warm by now), in CPU time
 // of this process so that other load on the machine does not count.
 const timedRecords = texts.map(record);
-const timedWatches = brands
-  .slice(0, 20)
-  .map((name) => prepareWatch({ name, niceClasses: CLASSES, designations: ['DE'] }));
+const timedWatches = brands.slice(0, 20).map(prepare);
 let microsPerPair = Number.POSITIVE_INFINITY;
 for (let pass = 0; pass < 3; pass++) {
   const t0 = process.cpuUsage();
@@ -251,6 +271,8 @@ lines.push(`| alerts on unrelated marks | ${falseAlerts.length} | ${share(falseS
 lines.push('');
 lines.push(...decidedCasesReport());
 lines.push('');
+lines.push(...alertsPerWatchReport());
+lines.push('');
 lines.push(
   `Negatives: ${negativePairs.toLocaleString('en')} (brand, unrelated real mark) pairs, same class ` +
     `and territory. False alerts: **${falseAlerts.length}**, i.e. **${per10k.toFixed(2)} per 10,000 ` +
@@ -291,6 +313,56 @@ lines.push(
 const report = lines.join('\n');
 
 /**
+ * Noise as a watch's owner sees it: how many of the register's marks each watch raises, for the
+ * distinctive brands above and for brands made only of common words (every word weak by the list
+ * or by the register's counts: GOLD, BLUE STAR), with and without the measured rules.
+ */
+function alertsPerWatchReport(): string[] {
+  const draw = mulberry32(SEED + 1);
+  const common = texts.filter((t, i) => {
+    const a = analyses[i] as (typeof analyses)[number];
+    return (
+      a.words.length >= 1 &&
+      a.words.length <= 3 &&
+      /^[A-Z ]+$/.test(a.normalized) &&
+      a.folded.every((w, k) => w.length >= 3 && isWeakWord(wordStats, w, a.words[k] ?? w))
+    );
+  });
+  for (let i = common.length - 1; i > 0; i--) {
+    const j = Math.floor(draw() * (i + 1));
+    [common[i], common[j]] = [common[j] as string, common[i] as string];
+  }
+  const commonTallies = common.slice(0, 60).map((brand) => {
+    const p = prepare(brand);
+    const tally = { after: 0, before: 0 };
+    for (const text of texts) {
+      if (text === brand) continue;
+      const d = decideConflictPrepared(p, record(text));
+      if (!d.conflict) continue;
+      tally.after++;
+      if (raisedBefore(d.reasons)) tally.before++;
+    }
+    return tally;
+  });
+  const stat = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mean = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)] ?? 0;
+    return `${mean.toFixed(1)} / ${p95}`;
+  };
+  const row = (name: string, ts: { after: number; before: number }[]) =>
+    `| ${name} | ${ts.length} | ${stat(ts.map((t) => t.before))} | ${stat(ts.map((t) => t.after))} |`;
+  return [
+    `Alerts per watch over the ${texts.length.toLocaleString('en')} marks (mean / 95th percentile), before the rules of the word counts and shapes (\`${[...MEASURED_KINDS].join('`, `')}\`) and with them:`,
+    '',
+    '| watched brands | watches | before | after |',
+    '|---|---:|---:|---:|',
+    row('distinctive (drawn as above)', alertsPerWatch),
+    row('common words only (GOLD, BLUE STAR)', commonTallies),
+  ];
+}
+
+/**
  * Real decided conflicts (test/fixtures/decided-cases): the earlier mark is the watch, the later
  * mark a record in the same class and territory, so only the text decides.
  */
@@ -305,19 +377,20 @@ function decidedCasesReport(): string[] {
   const cases = JSON.parse(readFileSync(DECIDED, 'utf8')) as Case[];
   const out: string[] = [];
   const tally = {
-    conflict: { n: 0, raised: 0, sev: noSeverities() },
-    no_conflict: { n: 0, raised: 0, sev: noSeverities() },
+    conflict: { n: 0, raised: 0, before: 0, sev: noSeverities() },
+    no_conflict: { n: 0, raised: 0, before: 0, sev: noSeverities() },
   };
   const missed: string[] = [];
   const raisedNo: string[] = [];
   for (const c of cases) {
-    const p = prepareWatch({ name: c.earlier.text, niceClasses: CLASSES, designations: ['DE'] });
+    const p = prepare(c.earlier.text);
     const d = decideConflictPrepared(p, record(c.later.text));
     const t = tally[c.outcome];
     t.n++;
     if (d.conflict) {
       t.raised++;
-      const sv = assessSeverity(p, d.reasons).severity;
+      if (raisedBefore(d.reasons)) t.before++;
+      const sv = severityOf(p, d.reasons, c.later.text);
       t.sev[sv]++;
       if (c.outcome === 'no_conflict') raisedNo.push(`${c.earlier.text} / ${c.later.text} (${sv})`);
     } else if (c.outcome === 'conflict')
@@ -327,11 +400,13 @@ function decidedCasesReport(): string[] {
     `Decided cases: ${cases.length} real decisions (test/fixtures/decided-cases, with citations); the earlier mark watched, the later one filed in the same class and territory.`,
   );
   out.push('');
-  out.push('| outcome of the decision | pairs | raised | share raised | high | medium | low |');
-  out.push('|---|---:|---:|---:|---:|---:|---:|');
+  out.push(
+    '| outcome of the decision | pairs | raised | share raised | without the new rules | high | medium | low |',
+  );
+  out.push('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const [name, t] of Object.entries(tally)) {
     out.push(
-      `| ${name === 'conflict' ? 'conflict found' : 'no conflict found'} | ${t.n} | ${t.raised} | ${pct(t.raised, t.n)} | ${share(t.sev)} |`,
+      `| ${name === 'conflict' ? 'conflict found' : 'no conflict found'} | ${t.n} | ${t.raised} | ${pct(t.raised, t.n)} | ${pct(t.before, t.n)} | ${share(t.sev)} |`,
     );
   }
   out.push('');

@@ -7,6 +7,7 @@ import { describeEdits, lookalikePairs, respellingsBetween } from '../matching/e
 import { niceClassHeading } from '../matching/nice-classes.ts';
 import { analyzeMark } from '../matching/normalize.ts';
 import { assessSeverity, type Severity } from '../matching/severity.ts';
+import { isWeakWord, marksWith, measuredCommon, type WordStats } from '../matching/word-weights.ts';
 import { officeReference } from '../register/office-links.ts';
 import { type OppositionWindow, oppositionWindow } from './opposition.ts';
 import { oneLine } from './text.ts';
@@ -90,8 +91,84 @@ function position(at: number, of: number): string {
   return `, word ${at + 1} of ${of}`;
 }
 
+const count = (n: number) => n.toLocaleString('en');
+
+/** `A`, `A and B`, `A, B and C` of register words, as pieces. */
+function listOf(words: readonly string[]): Piece[] {
+  const out: Piece[] = [];
+  words.forEach((w, i) => {
+    if (i > 0) out.push(i === words.length - 1 ? ' and ' : ', ');
+    out.push(lit(w));
+  });
+  return out;
+}
+
+/**
+ * The shared-word evidence in a lawyer's words: "KESTREL, the first word of both marks (in 41 of
+ * 1,204,332 marks in the register); ROBOTICS and ANALYTICS are common (3,100 and 5,870 marks)".
+ */
+function sharedWordEvidence(
+  p: PreparedWatch,
+  m: ReturnType<typeof analyzeMark>,
+  r: Extract<Reason, { kind: 'shared_word' }>,
+  stats: WordStats,
+): Piece[] {
+  const where =
+    r.brandAt === 0 && r.markAt === 0
+      ? ', the first word of both marks'
+      : r.brandAt === 0
+        ? ', the first word of the brand'
+        : r.markAt === 0
+          ? ', the first word of the mark'
+          : '';
+  const pieces: Piece[] = [
+    `The mark shares the distinctive word${r.words.length > 1 ? 's' : ''} `,
+    ...listOf(r.words),
+    ' of the watched brand',
+  ];
+  if (r.form !== 'word') {
+    pieces.push(
+      r.form === 'plural' ? ' in the plural, ' : ' fused with another word into ',
+      lit(r.markWords[0] ?? ''),
+    );
+  }
+  pieces.push(where);
+  const counts = r.words.map((w) => marksWith(stats, w));
+  if (stats.total > 0) {
+    pieces.push(
+      ` (in ${counts.map((n) => count(n ?? 0)).join(' and ')} of ${count(stats.total)} marks in the register)`,
+    );
+  }
+  pieces.push('.');
+  // The words that weigh little, with their counts where the register measured them common.
+  const shared = new Set(r.words);
+  const measured: string[] = [];
+  const listed: string[] = [];
+  const consider = (folded: string, plain: string) => {
+    if (shared.has(plain) || measured.includes(plain) || listed.includes(plain)) return;
+    if (plain.length < 4 || /^[0-9]+$/.test(plain) || !isWeakWord(stats, folded, plain)) return;
+    (measuredCommon(stats, plain) ? measured : listed).push(plain);
+  };
+  for (const [i, f] of p.brand.folded.entries()) consider(f, p.brand.words[i] ?? f);
+  for (const [i, f] of m.folded.entries()) consider(f, m.words[i] ?? f);
+  if (measured.length > 0) {
+    const counts = measured.map((w) => count(marksWith(stats, w) ?? 0));
+    pieces.push(' ', ...listOf(measured), measured.length > 1 ? ' are common' : ' is common');
+    pieces.push(` (${counts.join(' and ')} marks).`);
+  }
+  if (listed.length > 0) {
+    pieces.push(
+      ' ',
+      ...listOf(listed),
+      listed.length > 1 ? ' are generic words' : ' is a generic word',
+    );
+    pieces.push(' that weigh little in a comparison.');
+  }
+  return pieces;
+}
+
 /** One sentence (as pieces) per text rule that fired, with its concrete evidence. */
-function ruleEvidence(p: PreparedWatch, mark: string, r: Reason): Piece[] | null {
+function ruleEvidence(p: PreparedWatch, mark: string, r: Reason, stats: WordStats): Piece[] | null {
   const brand = lit(p.name);
   const m = analyzeMark(mark);
   switch (r.kind) {
@@ -177,6 +254,18 @@ function ruleEvidence(p: PreparedWatch, mark: string, r: Reason): Piece[] | null
         `${position(r.at, r.of)}.`,
       ];
     }
+    case 'shared_word':
+      return sharedWordEvidence(p, m, r, stats);
+    case 'same_shape': {
+      const [a, b] = r.texts;
+      return [
+        'The mark has the shape of the watched brand: ',
+        lit(b),
+        ' and ',
+        lit(a),
+        ` begin with ${r.prefix}${r.suffix.length >= 3 ? ` and end with ${r.suffix}` : ''}, have ${r.syllables} vowel groups each, and differ by ${r.distance} letters (${describeEdits(a, b)}).`,
+      ];
+    }
     case 'reordered':
       return [
         r.inOrder
@@ -242,18 +331,26 @@ export function oppositionSentence(
   return 'The source gives no publication date for opposition, so the opposition window is not known.';
 }
 
-/** The severity, rationale and opposition window of a conflict the decision accepted. */
+/**
+ * The severity, rationale and opposition window of a conflict the decision accepted. `stats`: the
+ * register's counts of the brand's and the record's words (the watch's own, when not given).
+ */
 export function assessAlert(
   p: PreparedWatch,
   record: AssessedRecord,
   decision: Decision,
+  stats: WordStats = p.stats,
 ): Assessment {
-  const severity = assessSeverity(p, decision.reasons);
+  const severity = assessSeverity(p, decision.reasons, {
+    markText: record.markText,
+    classes: record.classes,
+    stats,
+  });
   const { window } = oppositionWindow(record.jurisdiction, record.publishedAt);
   const blocks: Block[] = [];
   blocks.push({ heading: `Severity: ${severity.severity}`, pieces: [`${capital(severity.why)}.`] });
   const items = decision.reasons
-    .map((r) => ruleEvidence(p, record.markText, r))
+    .map((r) => ruleEvidence(p, record.markText, r, stats))
     .filter((i): i is Piece[] => i !== null);
   if (items.length === 0) {
     items.push([

@@ -21,11 +21,22 @@ import {
   oneEditVariants,
   PHONETIC_MIN_LENGTH,
   PREFIX_ANCHOR,
+  SHAPE_MAX_LENGTH,
+  SHAPE_MIN_LENGTH,
   SHORT_ANCHOR,
   SUFFIX_ANCHOR,
+  shapeKeys,
+  vowelGroups,
   wholeMarkPhoneticCodes,
 } from './normalize.ts';
 import { damerauLevenshtein, phoneticSkeleton, trigramSimilarity, trigrams } from './similarity.ts';
+import {
+  isWeakWord,
+  MIN_WEIGHTY_LENGTH,
+  marksWith,
+  NO_WORD_STATS,
+  type WordStats,
+} from './word-weights.ts';
 
 /** Compact length from which two edits are tolerated (below: one edit, from 4 letters). */
 export const TWO_EDITS_MIN_LENGTH = 8;
@@ -63,7 +74,9 @@ export type TextReasonKind =
   | 'affix'
   | 'fused'
   | 'near_inside'
-  | 'reordered';
+  | 'reordered'
+  | 'shared_word'
+  | 'same_shape';
 export type ReasonKind = TextReasonKind | 'class_overlap' | 'territory';
 
 /** One machine-readable finding, with a sentence (`detail`) a reader can quote. */
@@ -125,6 +138,33 @@ export type Reason =
       inOrder: boolean;
     }
   | {
+      kind: 'same_shape';
+      detail: string;
+      /** The compact texts compared (brand first), the letters they share at each end, and edits. */
+      texts: [string, string];
+      prefix: string;
+      suffix: string;
+      distance: number;
+      syllables: number;
+    }
+  | {
+      kind: 'shared_word';
+      detail: string;
+      /** The brand's distinctive words that the mark holds, as the brand writes them. */
+      words: string[];
+      /** The mark's words that hold them, and how the first is held. */
+      markWords: string[];
+      form: 'word' | 'plural' | 'fused';
+      /** Where the first of them stands: in the brand's core and in the mark (0 = first word). */
+      brandAt: number;
+      markAt: number;
+      of: number;
+      /** Marks of the register holding each shared word (null: not measured). */
+      marks: (number | null)[];
+      /** The mark holds every distinctive word of the brand. */
+      whole: boolean;
+    }
+  | {
       kind: 'affix';
       detail: string;
       /** `mark`: the mark is the brand plus the affix; `brand`: the brand is the mark plus it. */
@@ -148,6 +188,15 @@ export interface WatchInput {
   name: string;
   niceClasses: readonly number[];
   designations: readonly string[];
+}
+
+/** A word of the brand's core that carries weight (see word-weights.ts). */
+export interface WeightyWord {
+  /** As the rules compare it, and as the brand writes it (normalized). */
+  folded: string;
+  plain: string;
+  /** Its index in the brand's core. */
+  at: number;
 }
 
 export interface RecordInput extends CoverageRecord {
@@ -199,6 +248,15 @@ export interface PreparedWatch {
    * letter, but not a near form of the brand.
    */
   wordDrops: ReadonlySet<string>;
+  /** The shape keys sent for `same_shape` (one-word brands of 6 to 9 letters), else empty. */
+  shapeKeys: readonly string[];
+  /** The register's word counts the watch was prepared with (NO_WORD_STATS: none). */
+  stats: WordStats;
+  /**
+   * The core's words that carry weight: not weak by the list or by measurement (isWeakWord). For
+   * a brand of two or more core words, a mark holding one of them is `shared_word`.
+   */
+  weighty: readonly WeightyWord[];
   /** Whether the fused rule applies: a brand of 5+ characters that is not only common words. */
   fusedEligible: boolean;
   /** The anchor keys sent (see addAnchorKeys): the brand's first and last 5 or 8 characters. */
@@ -223,9 +281,22 @@ function affixName(folded: string): string {
   return UNFOLDED_AFFIX.get(folded) ?? folded;
 }
 
-export function prepareWatch(watch: WatchInput): PreparedWatch {
+/**
+ * Computes what every comparison with this watch needs, once. `stats`: the register's counts of
+ * the brand's words (wordStatsFor in the data layer); without them only the built-in list of
+ * common words tells a weak word.
+ */
+export function prepareWatch(watch: WatchInput, stats: WordStats = NO_WORD_STATS): PreparedWatch {
   const brand = analyzeMark(watch.name);
   const core = brandCore(brand.folded);
+  const coreStart = brand.folded.indexOf(core[0] as string);
+  const weighty: WeightyWord[] = [];
+  core.forEach((folded, at) => {
+    const plain = brand.words[coreStart + at] as string;
+    if (!isWeakWord(stats, folded, plain) && !weighty.some((w) => w.folded === folded)) {
+      weighty.push({ folded, plain, at });
+    }
+  });
   const coreCompact = core.join('');
   const runs = new Map<string, readonly string[]>();
   const n = brand.folded.length;
@@ -274,6 +345,9 @@ export function prepareWatch(watch: WatchInput): PreparedWatch {
     shortDistinctive,
     splits,
     wordDrops,
+    shapeKeys: watchShapeKeys(brand),
+    stats,
+    weighty,
     fusedEligible,
     anchors,
     anchorSize,
@@ -291,6 +365,15 @@ export function prepareWatch(watch: WatchInput): PreparedWatch {
   };
   prepared.search = buildSearchKeys(prepared);
   return prepared;
+}
+
+function watchShapeKeys(brand: MarkAnalysis): string[] {
+  const b = brand.compact;
+  if (brand.folded.length !== 1 || b.length < SHAPE_MIN_LENGTH || b.length > SHAPE_MAX_LENGTH) {
+    return [];
+  }
+  if (allCommon(brand.folded)) return [];
+  return [b.length - 1, b.length, b.length + 1].flatMap((n) => shapeKeys(b, n));
 }
 
 function buildSearchKeys(p: PreparedWatch): SearchKeys {
@@ -313,6 +396,22 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
   }
   // contained_in_brand: the record's compact text is a run of brand words.
   for (const key of p.runs.keys()) t.add(key);
+  // shared_word: the distinctive words of a brand of two or more core words, their plurals, and
+  // the anchors of those long enough to be reported fused.
+  if (p.core.length >= 2) {
+    for (const w of p.weighty) {
+      t.add(w.folded);
+      t.add(`${w.folded}S`);
+      for (const plural of pluralsOf(w.folded)) t.add(plural);
+      const n = w.folded.length;
+      if (n >= SHARED_FUSED_MIN) {
+        const size = n >= LONG_ANCHOR ? LONG_ANCHOR : SHORT_ANCHOR;
+        t.add(PREFIX_ANCHOR + w.folded.slice(0, size));
+        t.add(SUFFIX_ANCHOR + w.folded.slice(n - size));
+      }
+    }
+  }
+  for (const k of p.shapeKeys) t.add(k);
   // fused, and near forms that keep the brand's first or last characters: the anchors.
   for (const a of p.anchors) t.add(a);
   // edit_distance (one edit) and near_inside: the neighbourhood of runs that are not Latin
@@ -426,6 +525,8 @@ const SCORES: Readonly<Record<TextReasonKind, number>> = {
   contained_in_brand: 0.6,
   near_inside: 0.55,
   fused: 0.5,
+  shared_word: 0.45,
+  same_shape: 0.4,
 };
 
 function quote(words: readonly string[]): string {
@@ -460,6 +561,10 @@ export function compareText(p: PreparedWatch, m: MarkAnalysis): Reason[] {
   if (affix) out.push(affix);
   const edit = editReason(p, m);
   if (edit) out.push(edit);
+  else {
+    const shape = sameShapeReason(p, m);
+    if (shape) out.push(shape);
+  }
   const phonetic = phoneticReason(p, m);
   if (phonetic) out.push(phonetic);
   const contains = containsReason(p, m);
@@ -468,6 +573,12 @@ export function compareText(p: PreparedWatch, m: MarkAnalysis): Reason[] {
   if (contained) out.push(contained);
   const reordered = reorderedReason(p, m);
   if (reordered) out.push(reordered);
+  // The brand's whole core (contains, reordered) or the whole mark inside it (contained) already
+  // say more than one shared word.
+  if (!contains && !reordered && !contained) {
+    const shared = sharedWordReason(p, m);
+    if (shared) out.push(shared);
+  }
   const near = nearInsideReason(p, m);
   if (near) out.push(near);
   const fused = fusedReason(p, m);
@@ -800,6 +911,124 @@ function reorderedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
       : `The mark has all the brand's words ${quote(core)}, in another order.`,
     words: [...m.words],
     inOrder,
+  };
+}
+
+/**
+ * `same_shape`: two one-word names of 6 to 9 letters, at most two edits apart, that begin alike
+ * (3 letters, or 2 and the same last 3) and have as many vowel groups: the pattern of confusable
+ * drug names (OMEPRAL / OMERAN, VAGISIL / VAGISAN, EVONISE / EVARISE). Below 8 letters the edit rule
+ * allows one edit only; these pairs are two apart. Not for common words. Retrieved by the shape
+ * keys (normalize.ts, shapeKeys).
+ */
+function sameShapeReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  const b = p.brand.compact;
+  const c = m.compact;
+  if (p.shapeKeys.length === 0 || m.folded.length !== 1 || !/^[A-Z]+$/.test(c)) return null;
+  if (Math.abs(b.length - c.length) > 1 || FOLDED_COMMON_WORDS.has(c)) return null;
+  const syllables = vowelGroups(b);
+  if (vowelGroups(c) !== syllables) return null;
+  let pre = 0;
+  while (pre < Math.min(b.length, c.length) && b[pre] === c[pre]) pre++;
+  let suf = 0;
+  while (suf < Math.min(b.length, c.length) && b[b.length - 1 - suf] === c[c.length - 1 - suf]) {
+    suf++;
+  }
+  if (!(pre >= 3 || (pre >= 2 && suf >= 3))) return null;
+  const distance = damerauLevenshtein(b, c, 2);
+  if (distance === 0 || distance > 2) return null;
+  const prefix = b.slice(0, pre);
+  const suffix = suf > 0 ? b.slice(b.length - suf) : '';
+  return {
+    kind: 'same_shape',
+    detail: `Same beginning ${prefix}-${suf >= 3 ? `, same ending -${suffix}` : ''} and the same rhythm (${syllables} vowel groups), ${distance} letters apart: ${b} / ${c}.`,
+    texts: [b, c],
+    prefix,
+    suffix,
+    distance,
+    syllables,
+  };
+}
+
+/** Shortest distinctive word reported fused into a word of the mark (PHOTOGRO for PHOTO). */
+export const SHARED_FUSED_MIN = SHORT_ANCHOR;
+
+type SharedForm = 'word' | 'plural' | 'fused';
+
+/** Where and how the mark holds a distinctive word of the brand: as a word, plural, or fused. */
+function findShared(
+  w: WeightyWord,
+  m: MarkAnalysis,
+): { markAt: number; form: SharedForm; as: string } | null {
+  const at = m.folded.indexOf(w.folded);
+  if (at >= 0) return { markAt: at, form: 'word', as: m.words[at] as string };
+  for (let j = 0; j < m.folded.length; j++) {
+    if (isPluralOf(m.folded[j] as string, w.folded)) {
+      return { markAt: j, form: 'plural', as: m.words[j] as string };
+    }
+  }
+  if (w.folded.length < SHARED_FUSED_MIN) return null;
+  for (let j = 0; j < m.folded.length; j++) {
+    const x = m.folded[j] as string;
+    if (x.length < w.folded.length + FUSED_MIN_REST) continue;
+    if (
+      (x.startsWith(w.folded) && !WORD_ENDINGS.has(x.slice(w.folded.length))) ||
+      x.endsWith(w.folded)
+    ) {
+      return { markAt: j, form: 'fused', as: m.words[j] as string };
+    }
+  }
+  return null;
+}
+
+/**
+ * `shared_word`: the mark holds a distinctive word of a brand of two or more core words, as a word,
+ * in the plural or fused with another (KESTREL ROBOTICS, THE KESTREL GROUP, JOHN KESTREL for
+ * KESTREL ANALYTICS; PHOTOGRO for PHOTO MAX). Examiners compare marks by their dominant and
+ * distinctive element: the brand's first distinctive word or its rarest in the register (any of
+ * them when unmeasured); another distinctive word counts when the mark also shares a second word
+ * of the brand (BLACK MEN ROCK for BLACK GIRLS ROCK). A weak word (isWeakWord) is never enough.
+ * Retrieved by the distinctive words, their plurals and their anchors, which records store.
+ */
+function sharedWordReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  if (p.core.length < 2 || p.weighty.length === 0 || m.folded.length === 0) return null;
+  const marks = p.weighty.map((w) => marksWith(p.stats, w.plain) ?? 0);
+  const rarest = Math.min(...marks);
+  const sharedWords = p.core.filter((w) => w.length >= MIN_WEIGHTY_LENGTH && m.folded.includes(w));
+  const addsUp = new Set(sharedWords).size >= 2;
+  const found = p.weighty.flatMap((w, i) => {
+    if (!(i === 0 || marks[i] === rarest || addsUp)) return [];
+    const f = findShared(w, m);
+    return f === null ? [] : [{ w, ...f }];
+  });
+  const first = found[0];
+  if (first === undefined) return null;
+  const words = found.map((f) => f.w.plain);
+  const where =
+    first.w.at === 0 && first.markAt === 0
+      ? 'the first word of both marks'
+      : first.w.at === 0
+        ? 'the first word of the brand'
+        : first.markAt === 0
+          ? 'the first word of the mark'
+          : 'a word of both marks';
+  const how =
+    first.form === 'word'
+      ? ''
+      : first.form === 'plural'
+        ? ', in the plural'
+        : ', fused into a word';
+  return {
+    kind: 'shared_word',
+    detail: `The mark shares the brand's distinctive word${words.length > 1 ? 's' : ''} ${quote(words)}${how}, ${where}.`,
+    words,
+    markWords: found.map((f) => f.as),
+    form: first.form,
+    brandAt: first.w.at,
+    markAt: first.markAt,
+    of: m.words.length,
+    marks: found.map((f) => marksWith(p.stats, f.w.plain)),
+    whole: found.length === p.weighty.length && found.every((f) => f.form !== 'fused'),
   };
 }
 

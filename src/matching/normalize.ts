@@ -413,6 +413,32 @@ export function addAnchorKeys(run: string, out: Set<string>): void {
 }
 
 /**
+ * The `same_shape` rule (decide.ts) compares one-word names of 6 to 9 letters that share their
+ * beginning, their ending and their rhythm (the number of vowel groups): OMEPRAL / OMERAN,
+ * EVONISE / EVARISE. A one-word mark of 5 to 10 letters stores two shape keys: its first 3 letters,
+ * and its first 2 with its last 3, each with its vowel groups and its length.
+ */
+export const SHAPE_MIN_LENGTH = 6;
+export const SHAPE_MAX_LENGTH = 9;
+const LETTERS_ONLY = /^[A-Z]+$/;
+
+export function vowelGroups(word: string): number {
+  return word.match(/[AEIOUY]+/g)?.length ?? 0;
+}
+
+/** The shape keys of a one-word text of letters, as if it had `length` letters (default: its own). */
+export function shapeKeys(word: string, length = word.length): string[] {
+  if (!LETTERS_ONLY.test(word) || length < SHAPE_MIN_LENGTH - 1 || length > SHAPE_MAX_LENGTH + 1) {
+    return [];
+  }
+  const v = vowelGroups(word);
+  return [
+    `^${word.slice(0, 3)}${v}:${length}`,
+    `^${word.slice(0, 2)}|${word.slice(-3)}${v}:${length}`,
+  ];
+}
+
+/**
  * The runs of a mark that the near-form and fused rules look at, each stored with its anchors and,
  * when it is not Latin capitals only, its one-edit neighbourhood: every word, every two adjacent
  * words joined, and the whole compact text.
@@ -432,7 +458,7 @@ export function markRuns(a: MarkAnalysis): string[] {
  * only for texts that are not Latin capitals) and, version 1, per-word affix stems that no rule
  * needs, so a version 3 search finds them all.
  */
-export const MATCH_KEYS_VERSION = 4;
+export const MATCH_KEYS_VERSION = 5;
 
 /** Keys stored per register record (columns norm_text, compact_text, tokens, sound_codes). */
 export interface MatchKeys {
@@ -491,6 +517,7 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
   }
   // The affix rule compares whole compact texts (decide.ts), so only the compact text's stems.
   for (const s of affixSplits(a.compact)) t.add(s.stem);
+  if (n === 1) for (const k of shapeKeys(a.compact)) t.add(k);
   for (const run of markRuns(a)) {
     addAnchorKeys(run, t);
     for (const k of oneEditRecordKeys(run)) t.add(k);

@@ -7,7 +7,8 @@
 // raised only when the brand is long and distinctive or when the evidence adds up.
 import type { PreparedWatch, Reason, TextReasonKind } from './decide.ts';
 import { editSteps } from './explain.ts';
-import { allCommon } from './normalize.ts';
+import { allCommon, analyzeMark } from './normalize.ts';
+import { isWeakWord, type WordStats } from './word-weights.ts';
 
 export type Severity = 'low' | 'medium' | 'high';
 export const SEVERITIES: readonly Severity[] = ['high', 'medium', 'low'];
@@ -55,7 +56,52 @@ function editTouchesShortWord(p: PreparedWatch, mark: string): boolean {
   });
 }
 
-function level(p: PreparedWatch, r: Reason, distinctive: boolean): [number, string] {
+/** What the severity of a shared word needs to know of the record beyond the reasons. */
+export interface SeverityContext {
+  /** The record's text and classes. */
+  markText: string;
+  classes: readonly number[];
+  /** Counts of the record's words (and the brand's), to tell its other words weak or not. */
+  stats?: WordStats;
+}
+
+/**
+ * `shared_word`: identical distinctive element (the mark holds every distinctive word of the
+ * brand and no distinctive word of its own) in identical classes is high; the brand's first word,
+ * or its only distinctive word, is its dominant element: medium; another of its words: low.
+ */
+function sharedWordLevel(
+  p: PreparedWatch,
+  r: Extract<Reason, { kind: 'shared_word' }>,
+  context: SeverityContext | undefined,
+): [number, string] {
+  if (r.whole && context !== undefined) {
+    const m = analyzeMark(context.markText);
+    const stats = context.stats ?? p.stats;
+    const own = m.folded.filter(
+      (w, i) => !p.weighty.some((b) => b.folded === w) && !isWeakWord(stats, w, m.words[i] ?? w),
+    );
+    const sameClasses =
+      context.classes.length === p.classes.size && context.classes.every((c) => p.classes.has(c));
+    if (own.length === 0 && sameClasses) {
+      return [
+        3,
+        'the mark repeats the distinctive element of the brand, with only common words beside it, in the same classes',
+      ];
+    }
+  }
+  if (r.brandAt === 0 || p.weighty.length === 1) {
+    return [2, 'the mark shares the dominant, distinctive word of the brand'];
+  }
+  return [1, 'the mark shares one distinctive word of the brand, not its first'];
+}
+
+function level(
+  p: PreparedWatch,
+  r: Reason,
+  distinctive: boolean,
+  context: SeverityContext | undefined,
+): [number, string] {
   switch (r.kind) {
     case 'exact':
     case 'normalized':
@@ -96,6 +142,13 @@ function level(p: PreparedWatch, r: Reason, distinctive: boolean): [number, stri
       return distinctive && r.at === 0
         ? [2, 'a near form of the distinctive brand opens the mark']
         : [1, 'a near form of the brand stands inside a longer mark'];
+    case 'shared_word':
+      return sharedWordLevel(p, r, context);
+    case 'same_shape':
+      return [
+        1,
+        'the names share their beginning, ending and rhythm, as confusable drug names do, but differ in two letters',
+      ];
     case 'fused':
       return distinctive && p.brand.compact.length >= LONG_BRAND
         ? [
@@ -113,7 +166,11 @@ function level(p: PreparedWatch, r: Reason, distinctive: boolean): [number, stri
  * territory facts ignored: a conflict already has both). The strongest reason sets the level; a
  * low level rises to medium when two or more weak rules hold together.
  */
-export function assessSeverity(p: PreparedWatch, reasons: readonly Reason[]): SeverityAssessment {
+export function assessSeverity(
+  p: PreparedWatch,
+  reasons: readonly Reason[],
+  context?: SeverityContext,
+): SeverityAssessment {
   const distinctive = isDistinctiveBrand(p);
   let best = 0;
   let decisive: TextReasonKind | null = null;
@@ -121,7 +178,7 @@ export function assessSeverity(p: PreparedWatch, reasons: readonly Reason[]): Se
   const weak = new Set<string>();
   for (const r of reasons) {
     if (r.kind === 'class_overlap' || r.kind === 'territory') continue;
-    const [l, sentence] = level(p, r, distinctive);
+    const [l, sentence] = level(p, r, distinctive, context);
     if (l === 1) weak.add(r.kind);
     if (l > best) {
       best = l;
