@@ -24,6 +24,7 @@ import {
   SHAPE_MAX_LENGTH,
   SHAPE_MIN_LENGTH,
   SHORT_ANCHOR,
+  SKELETON_KEY,
   SUFFIX_ANCHOR,
   shapeKeys,
   vowelGroups,
@@ -412,6 +413,10 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
     }
   }
   for (const k of p.shapeKeys) t.add(k);
+  // near_inside by sound: a word or two of the mark with the brand's spelling skeleton.
+  if (p.codes.length > 0 && p.brand.letters === b && p.shortDistinctive.length === 0) {
+    t.add(SKELETON_KEY + p.skeleton);
+  }
   // fused, and near forms that keep the brand's first or last characters: the anchors.
   for (const a of p.anchors) t.add(a);
   // edit_distance (one edit) and near_inside: the neighbourhood of runs that are not Latin
@@ -823,7 +828,7 @@ function fusedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
  * `near_inside`: a near form of the brand (one character edit, or the same sound) as a word or two
  * adjacent words of a longer mark (STARBUCKS COFFEE for STARBUCK, NIKEE RUNNING for NIKE). The
  * brand's own words in sequence are `contains_brand`. The common-word guard of the edit rule holds
- * here too. Retrieved by nearWords, the anchors, the `~` neighbourhoods and the run sound codes.
+ * here too. Retrieved by nearWords, the anchors, the `~` neighbourhoods and the skeleton keys.
  */
 function nearInsideReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
   const b = p.brand.compact;

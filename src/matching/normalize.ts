@@ -522,21 +522,21 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
     addAnchorKeys(run, t);
     for (const k of oneEditRecordKeys(run)) t.add(k);
   }
-  const codes = new Set(
-    a.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(a.letters) : [],
-  );
-  // The near-form rule also hears a word, or two adjacent words, of a longer mark.
+  // The near-form rule also hears a word, or two adjacent words, of a longer mark: it requires the
+  // brand's spelling skeleton, which is far more selective as a key than a shared sound code.
   if (n > 1 && n <= MAX_SOUNDED_WORDS) {
     for (const run of letterRuns(a.letterWords)) {
-      if (run.length >= PHONETIC_MIN_LENGTH)
-        for (const c of wholeMarkPhoneticCodes(run)) codes.add(c);
+      if (run.length >= PHONETIC_MIN_LENGTH) t.add(SKELETON_KEY + phoneticSkeleton(run));
     }
   }
-  return { normalized: a.normalized, compact: a.compact, tokens: [...t], soundCodes: [...codes] };
+  const codes = a.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(a.letters) : [];
+  return { normalized: a.normalized, compact: a.compact, tokens: [...t], soundCodes: codes };
 }
 
-/** Marks with more words than this store only their whole-mark codes. */
+/** Marks with more words than this store no skeleton keys of their words. */
 export const MAX_SOUNDED_WORDS = 8;
+/** Prefix of the skeleton keys: `%` + the spelling skeleton of a word or two adjacent words. */
+export const SKELETON_KEY = '%';
 
 /** The letters of every word and of every two adjacent words of a mark (near-form phonetics). */
 export function letterRuns(letterWords: readonly string[]): string[] {
