@@ -116,6 +116,10 @@ describe('review desk', () => {
     const other = await signedIn(server, { tier: 'team' });
     const foreign = await other.client.post(`/alerts/${id}/note`, { note: 'mine now' });
     assert.equal(foreign.status, 404);
+    // The note goes with its alert.
+    await server.db.query('DELETE FROM alerts WHERE id = $1', [id]);
+    const left = await server.db.query('SELECT 1 FROM alert_notes WHERE alert_id = $1', [id]);
+    assert.equal(left.length, 0);
   });
 
   it('answers bad list and export parameters with a message, never a 500', async () => {
