@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../data/db.ts';
 import type { AccountService } from '../domain/accounts.ts';
+import type { AlertReviewService } from '../domain/alert-review.ts';
 import type { AlertService } from '../domain/alerts.ts';
 import type { Clock } from '../domain/clock.ts';
 import { TIER_LABEL } from '../domain/plans.ts';
@@ -33,6 +34,8 @@ export type DashboardServices = {
   accounts: AccountService;
   watches: WatchService;
   alerts: AlertService;
+  /** The review desk: filtered lists, bulk triage, notes, the export. */
+  review: AlertReviewService;
   webhooks: WebhookService;
   sessions: SessionService;
   signIn: SignInService;
@@ -108,6 +111,12 @@ const NOTICES: ReadonlyMap<string, Notice> = new Map<string, Notice>([
   [
     'watch-restored',
     { kind: 'success', message: 'Watch restored. Scanning resumes within a minute.' },
+  ],
+  ['note-saved', { kind: 'success', message: 'Note saved.' }],
+  ['note-cleared', { kind: 'success', message: 'Note removed.' }],
+  [
+    'none-selected',
+    { kind: 'warning', message: 'No alerts were selected: tick the alerts to change first.' },
   ],
   ['webhook-enabled', { kind: 'success', message: 'Endpoint enabled. Deliveries resume.' }],
   [

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import type { Db } from '../data/db.ts';
 import type { AccountService } from '../domain/accounts.ts';
+import { createAlertReviewService } from '../domain/alert-review.ts';
 import type { AlertService } from '../domain/alerts.ts';
 import type { Clock } from '../domain/clock.ts';
 import { ApiError } from '../domain/errors.ts';
@@ -173,6 +174,7 @@ export function createDashboard(deps: DashboardDeps) {
     accounts: deps.accounts,
     watches: deps.watches,
     alerts: deps.alerts,
+    review: createAlertReviewService(deps.db, deps.clock),
     webhooks: deps.webhooks,
     sessions,
     signIn: createSignInService({ db: deps.db, clock: deps.clock }),

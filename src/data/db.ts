@@ -4,6 +4,7 @@ import { finished } from 'node:stream/promises';
 import { PGlite, types } from '@electric-sql/pglite';
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import pLimit from 'p-limit';
 import postgres from 'postgres';
 import { acquireEmbeddedLock, type EmbeddedLock } from './embedded-lock.ts';
@@ -176,7 +177,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
   let pg: PGlite;
   try {
     pg = await PGlite.create(dataDir ?? 'memory://', {
-      extensions: { pg_trgm, fuzzystrmatch },
+      extensions: { pg_trgm, fuzzystrmatch, unaccent },
       parsers: { [types.INT8]: toNumber },
     });
   } catch (error) {

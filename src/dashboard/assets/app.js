@@ -103,4 +103,46 @@
       announce(`The key “${data.name}” was revoked. Requests that use it are refused from now on.`);
     });
   }
+
+  // The phone menu: the navigation and the account fold behind a button on narrow screens (the
+  // stylesheet decides when; this only opens and closes it). Escape closes it and returns focus.
+  const toggle = document.querySelector('.nav-toggle');
+  const menu = document.getElementById('site-menu');
+  if (toggle && menu) {
+    toggle.hidden = false;
+    toggle.closest('.site-header')?.classList.add('site-header--menu');
+    const setOpen = (open) => {
+      toggle.setAttribute('aria-expanded', String(open));
+      menu.classList.toggle('is-open', open);
+    };
+    toggle.addEventListener('click', () => {
+      setOpen(toggle.getAttribute('aria-expanded') !== 'true');
+    });
+    menu.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && toggle.getAttribute('aria-expanded') === 'true') {
+        setOpen(false);
+        toggle.focus();
+      }
+    });
+  }
+
+  // "Select all on this page" for bulk triage; it mirrors the row checkboxes (mixed when some are
+  // ticked). Without this script the rows are ticked one by one.
+  const selectAll = document.querySelector('[data-select-all]');
+  if (selectAll) {
+    const items = [...document.querySelectorAll('[data-bulk-item]')];
+    const wrap = selectAll.closest('[data-select-all-wrap]');
+    if (wrap) wrap.hidden = false;
+    const sync = () => {
+      const ticked = items.filter((item) => item.checked).length;
+      selectAll.checked = ticked > 0 && ticked === items.length;
+      selectAll.indeterminate = ticked > 0 && ticked < items.length;
+    };
+    selectAll.addEventListener('change', () => {
+      for (const item of items) item.checked = selectAll.checked;
+      announce(selectAll.checked ? `${items.length} alerts selected.` : 'No alerts selected.');
+    });
+    for (const item of items) item.addEventListener('change', sync);
+    sync();
+  }
 })();

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { parseReviewQuery } from '../../domain/alert-review.ts';
 import { ALERT_STATES, type AlertState } from '../../domain/alerts.ts';
 import { ApiError } from '../../domain/errors.ts';
-import { nextCursorOf, pageItems } from '../../domain/pagination.ts';
 import type { Principal } from '../../domain/principal.ts';
+import { csvRecord, csvStream } from '../alerts-csv.ts';
 import {
   type DashboardServices,
   noticeFrom,
@@ -13,31 +14,49 @@ import {
   sendPage,
   sessionOf,
 } from '../context.ts';
-import { formField } from '../form.ts';
-import {
-  ALERT_FILTERS,
-  type AlertFilter,
-  type AlertView,
-  alertDetailPage,
-  alertsPage,
-} from '../views/alerts.ts';
+import { formField, formList } from '../form.ts';
+import { type AlertView, alertDetailPage, alertsPage, reviewSearch } from '../views/alerts.ts';
+import type { Notice } from '../views/components.ts';
 
-const STATES_OF: Record<AlertFilter, AlertState[] | undefined> = {
-  inbox: ['unread', 'read'],
-  unread: ['unread'],
-  read: ['read'],
-  dismissed: ['dismissed'],
-  all: undefined,
-};
-
-const isFilter = (value: string | undefined): value is AlertFilter =>
-  value !== undefined && (ALERT_FILTERS as readonly string[]).includes(value);
 const isState = (value: string): value is AlertState =>
   (ALERT_STATES as readonly string[]).includes(value);
 
-const WATCH_ID = /^wat_[0-9A-Za-z]{1,64}$/;
-// Where a triage button may send the browser back to: an alerts page of this dashboard.
-const RETURN_PATH = /^\/alerts(\/alt_[0-9A-Za-z]{1,64})?(\?[A-Za-z0-9_=&-]*)?$/;
+// Where a triage form may send the browser back to: an alerts page of this dashboard, with the
+// list's own query (URLSearchParams text: letters, digits, %-escapes, +, *, ., _ and -).
+const RETURN_PATH = /^\/alerts(\/alt_[0-9A-Za-z]{1,64})?(\?[A-Za-z0-9_=&%+*.-]*)?$/;
+
+/** Every value of a repeated query parameter (`?state=read&state=unread`). */
+function queryList(query: unknown, name: string): string[] {
+  if (typeof query !== 'object' || query === null || !Object.hasOwn(query, name)) return [];
+  const value = (query as Record<string, unknown>)[name];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  return [];
+}
+
+function reviewQueryOf(query: unknown) {
+  return parseReviewQuery({
+    state: queryList(query, 'state'),
+    severity: queryList(query, 'severity'),
+    watch: queryParam(query, 'watch'),
+    q: queryParam(query, 'q'),
+    sort: queryParam(query, 'sort'),
+  });
+}
+
+/** "12 alerts marked dismissed": the state and count travel as checked values, never as text. */
+function bulkNotice(query: unknown): Notice | null {
+  const state = queryParam(query, 'marked');
+  const count = queryParam(query, 'count');
+  if (state === undefined || !isState(state) || count === undefined || !/^\d{1,3}$/.test(count)) {
+    return null;
+  }
+  const n = Number(count);
+  return { kind: 'success', message: `${n} alert${n === 1 ? '' : 's'} marked ${state}` };
+}
+
+const withParams = (path: string, params: Record<string, string>) =>
+  `${path}${path.includes('?') ? '&' : '?'}${new URLSearchParams(params).toString()}`;
 
 /** Names of the watches some alerts belong to, for "may conflict with …". */
 export async function watchNamesOf(
@@ -58,46 +77,95 @@ export async function watchNamesOf(
   return new Map(names.filter((entry): entry is [string, string] => entry[1] !== null));
 }
 
+/** The owner's watches for the filter form (the first 200: more than any plan allows today). */
+async function watchChoices(s: DashboardServices, principal: Principal) {
+  const rows = await s.watches.list(principal, { limit: 200 });
+  return rows
+    .slice(0, 200)
+    .map((row) => JSON.parse(row.toString('utf8')) as { id: string; name: string })
+    .map(({ id, name }) => ({ id, name }));
+}
+
 export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
   app.get('/alerts', { config: { dashboard: 'user' } }, async (request, reply) => {
     const principal = sessionOf(request).principal;
-    const requested = queryParam(request.query, 'state');
-    const filter: AlertFilter = isFilter(requested) ? requested : 'inbox';
-    const watchId = queryParam(request.query, 'watch');
-    let watch: { id: string; name: string } | null = null;
-    if (watchId !== undefined && WATCH_ID.test(watchId)) {
-      const names = await watchNamesOf(s, principal, [watchId]);
-      const name = names.get(watchId);
-      if (name !== undefined) watch = { id: watchId, name };
+    const parsed = reviewQueryOf(request.query);
+    // A list that cannot be read as asked shows the inbox and says why (never an error page).
+    const query =
+      parsed.problems.length > 0
+        ? parseReviewQuery({
+            state: [],
+            severity: [],
+            watch: undefined,
+            q: undefined,
+            sort: undefined,
+          }).query
+        : parsed.query;
+    const cursor = parsed.problems.length > 0 ? undefined : queryParam(request.query, 'cursor');
+    let page: Awaited<ReturnType<typeof s.review.page>>;
+    const problems = [...parsed.problems];
+    try {
+      page = await s.review.page(principal, query, cursor, PAGE_SIZE);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.kind !== 'malformed_request') throw error;
+      problems.push(error.message);
+      page = await s.review.page(principal, query, undefined, PAGE_SIZE);
     }
-    const page = await s.alerts.list(principal, {
-      limit: PAGE_SIZE,
-      cursor: queryParam(request.query, 'cursor'),
-      states: STATES_OF[filter],
-      watchId: watch?.id,
-    });
-    const alerts = pageItems<AlertView>(page, PAGE_SIZE);
-    const base = `/alerts?state=${filter}${watch ? `&watch=${watch.id}` : ''}`;
-    const next = nextCursorOf(page, PAGE_SIZE);
-    const nextHref = next === null ? null : `${base}&cursor=${next}`;
+    const alerts = page.rows.map((row) => ({
+      alert: JSON.parse(row.json) as AlertView,
+      note: row.note,
+    }));
+    const nextHref =
+      page.next === null ? null : `/alerts${reviewSearch(query, { cursor: page.next })}`;
     return sendPage(
       reply,
       alertsPage({
         viewer: await requireViewer(request, s.alerts),
-        filter,
-        watch,
+        query,
+        problems,
+        counts: await s.review.counts(principal, query),
+        watches: await watchChoices(s, principal),
         alerts,
         watchNames: await watchNamesOf(
           s,
           principal,
-          alerts.map((alert) => alert.watchId),
+          alerts.map((item) => item.alert.watchId),
         ),
-        returnTo: base,
         nextHref,
-        notice: noticeFrom(request.query),
+        notice: bulkNotice(request.query) ?? noticeFrom(request.query),
         now: new Date(s.clock.now()),
       }),
     );
+  });
+
+  // Every alert of the list's filters, for the client: streamed page by page (alerts-csv.ts).
+  app.get('/alerts.csv', { config: { dashboard: 'user' } }, async (request, reply) => {
+    const principal = sessionOf(request).principal;
+    const parsed = reviewQueryOf(request.query);
+    if (parsed.problems.length > 0) {
+      throw new ApiError('malformed_request', parsed.problems.join(' '));
+    }
+    const names = new Map<string, string>();
+    async function* records() {
+      for await (const rows of s.review.all(principal, parsed.query)) {
+        const alerts = rows.map((row) => ({
+          alert: JSON.parse(row.json) as AlertView,
+          note: row.note,
+        }));
+        const unknown = alerts.map((item) => item.alert.watchId).filter((id) => !names.has(id));
+        if (unknown.length > 0) {
+          for (const [id, name] of await watchNamesOf(s, principal, unknown)) names.set(id, name);
+        }
+        yield alerts.map((item) =>
+          csvRecord(item.alert, item.note, names.get(item.alert.watchId) ?? ''),
+        );
+      }
+    }
+    const day = new Date(s.clock.now()).toISOString().slice(0, 10);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="alerts-${day}.csv"`)
+      .send(csvStream(records()));
   });
 
   // The alert e-mail links here.
@@ -114,6 +182,7 @@ export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
           viewer: await requireViewer(request, s.alerts),
           alert,
           watchName: names.get(alert.watchId) ?? null,
+          note: await s.review.note(principal, alert.id),
           notice: noticeFrom(request.query),
           now: new Date(s.clock.now()),
         }),
@@ -133,6 +202,34 @@ export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
       await s.alerts.setState(sessionOf(request).principal, request.params.id, state);
       const back = formField(request.body, 'return');
       return seeOther(reply, RETURN_PATH.test(back) ? back : '/alerts');
+    },
+  );
+
+  // Bulk triage: each alert changes as PATCH /api/v1/alerts/{id} would, all in one transaction.
+  app.post('/alerts/bulk', { config: { dashboard: 'user' } }, async (request, reply) => {
+    const state = formField(request.body, 'state');
+    if (!isState(state)) {
+      throw new ApiError(
+        'validation_error',
+        'Choose what to mark the selected alerts: read, unread or dismissed.',
+      );
+    }
+    const ids = formList(request.body, 'ids');
+    const back = formField(request.body, 'return');
+    const list = RETURN_PATH.test(back) ? back : '/alerts';
+    if (ids.length === 0) return seeOther(reply, withParams(list, { notice: 'none-selected' }));
+    const count = await s.review.bulkSetState(sessionOf(request).principal, ids, state);
+    return seeOther(reply, withParams(list, { marked: state, count: String(count) }));
+  });
+
+  app.post<{ Params: { id: string } }>(
+    '/alerts/:id/note',
+    { config: { dashboard: 'user' } },
+    async (request, reply) => {
+      const text = formField(request.body, 'note');
+      await s.review.setNote(sessionOf(request).principal, request.params.id, text);
+      const notice = text.trim() === '' ? 'note-cleared' : 'note-saved';
+      return seeOther(reply, `/alerts/${request.params.id}?notice=${notice}`);
     },
   );
 }

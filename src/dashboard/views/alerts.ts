@@ -1,9 +1,16 @@
 import { officeName } from '../../domain/alert-assessment.ts';
-import type { AlertSeverity, AlertState } from '../../domain/alerts.ts';
+import type { AlertNote, Counts, ReviewQuery, ReviewSort } from '../../domain/alert-review.ts';
+import { REVIEW_SORTS } from '../../domain/alert-review.ts';
+import {
+  ALERT_SEVERITIES,
+  ALERT_STATES,
+  type AlertSeverity,
+  type AlertState,
+} from '../../domain/alerts.ts';
 import { type OppositionWindow, oppositionStatus } from '../../domain/opposition.ts';
 import { officeReference } from '../../register/office-links.ts';
 import { html, markdown, type SafeHtml } from '../html.ts';
-import { actionButton, filterTabs, type Notice, pill, time } from './components.ts';
+import { actionButton, csrfField, type Notice, pill, time } from './components.ts';
 import { layout, pageHeader, type Viewer } from './layout.ts';
 
 export type AlertView = {
@@ -56,16 +63,22 @@ function officeNumber(hit: AlertView['hit']): SafeHtml {
   return html`${ref.label} <a class="mono" href="${ref.url}" rel="noopener noreferrer" target="_blank">${ref.number}</a>`;
 }
 
-/** The list's filters: the inbox is everything not dismissed. */
-export const ALERT_FILTERS = ['inbox', 'unread', 'read', 'dismissed', 'all'] as const;
-export type AlertFilter = (typeof ALERT_FILTERS)[number];
-
-const FILTER_LABEL: Record<AlertFilter, string> = {
-  inbox: 'Inbox',
+const STATE_LABEL: Record<AlertState, string> = {
   unread: 'Unread',
   read: 'Read',
   dismissed: 'Dismissed',
-  all: 'All',
+};
+
+const SEVERITY_LABEL: Record<AlertSeverity, string> = {
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
+};
+
+const SORT_LABEL: Record<ReviewSort, string> = {
+  newest: 'Newest first',
+  severity: 'Severity (high first)',
+  deadline: 'Opposition deadline (soonest first)',
 };
 
 const STATE_PILL: Record<AlertState, SafeHtml> = {
@@ -79,6 +92,22 @@ const ACTION_LABEL: Record<AlertState, string> = {
   unread: 'Mark unread',
   dismissed: 'Dismiss',
 };
+
+/**
+ * The list's address for a query: what the filter form submits, kept in every link of the page
+ * (pagination, export, the return after a change) so a filtered list can be bookmarked and shared.
+ */
+export function reviewSearch(query: ReviewQuery, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  for (const state of query.states) params.append('state', state);
+  for (const severity of query.severities) params.append('severity', severity);
+  if (query.watchId !== undefined) params.set('watch', query.watchId);
+  if (query.q !== '') params.set('q', query.q);
+  if (query.sort !== 'newest') params.set('sort', query.sort);
+  for (const [name, value] of Object.entries(extra)) params.set(name, value);
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
 
 function triageButtons(alert: AlertView, csrfToken: string, returnTo: string): SafeHtml {
   const targets = (['read', 'unread', 'dismissed'] as const).filter((s) => s !== alert.state);
@@ -100,11 +129,17 @@ function watchLink(watchId: string, watchNames: Map<string, string>): SafeHtml {
 }
 
 function alertItem(
-  alert: AlertView,
+  item: { alert: AlertView; note: string | null },
   o: { csrfToken: string; returnTo: string; watchNames: Map<string, string>; now: Date },
 ): SafeHtml {
+  const { alert } = item;
   const hit = alert.hit;
+  const box = `select-${alert.id}`;
   return html`<li class="alert-item alert-item--${alert.state}" data-alert-id="${alert.id}" data-severity="${alert.severity}">
+    <div class="alert-item__select">
+      <input type="checkbox" id="${box}" name="ids" value="${alert.id}" form="bulk-form" data-bulk-item>
+      <label for="${box}"><span class="visually-hidden">Select ${hit.displayName}</span></label>
+    </div>
     <div class="alert-item__main">
       <h2 class="alert-item__title"><a href="/alerts/${alert.id}">${hit.displayName}</a> ${SEVERITY_PILL[alert.severity]} ${STATE_PILL[alert.state]}</h2>
       <p class="alert-item__meta">May conflict with ${watchLink(alert.watchId, o.watchNames)} · found ${time(alert.createdAt)}</p>
@@ -117,71 +152,172 @@ function alertItem(
         <div><dt>Number</dt><dd>${officeNumber(hit)}</dd></div>
         <div><dt>Opposition</dt><dd>${opposition(hit, o.now)}</dd></div>
       </dl>
+      ${item.note !== null && html`<p class="alert-item__note"><span class="alert-item__note-label">Note:</span> ${item.note}</p>`}
     </div>
     <div class="alert-item__actions">${triageButtons(alert, o.csrfToken, o.returnTo)}</div>
   </li>`;
 }
 
+function checkbox(o: {
+  name: string;
+  value: string;
+  label: string;
+  count: number;
+  checked: boolean;
+}) {
+  const id = `filter-${o.name}-${o.value}`;
+  return html`<li><input type="checkbox" id="${id}" name="${o.name}" value="${o.value}"${o.checked ? html` checked` : html``}>
+    <label for="${id}">${o.label} <span class="count" aria-label="${o.count} alerts">${o.count}</span></label></li>`;
+}
+
+function filterForm(o: {
+  query: ReviewQuery;
+  counts: Counts;
+  watches: { id: string; name: string }[];
+}): SafeHtml {
+  const { query } = o;
+  return html`<form class="review-filters card card--padded" method="get" action="/alerts" aria-label="Filter and order alerts">
+    <fieldset>
+      <legend>State</legend>
+      <ul class="checks">${ALERT_STATES.map((state) =>
+        checkbox({
+          name: 'state',
+          value: state,
+          label: STATE_LABEL[state],
+          count: o.counts.state[state],
+          checked: query.states.includes(state),
+        }),
+      )}</ul>
+    </fieldset>
+    <fieldset>
+      <legend>Severity</legend>
+      <ul class="checks">${ALERT_SEVERITIES.map((severity) =>
+        checkbox({
+          name: 'severity',
+          value: severity,
+          label: SEVERITY_LABEL[severity],
+          count: o.counts.severity[severity],
+          checked: query.severities.includes(severity),
+        }),
+      )}</ul>
+    </fieldset>
+    <div class="field">
+      <label for="filter-watch">Watch</label>
+      <select id="filter-watch" name="watch">
+        <option value="">All watches</option>
+        ${o.watches.map(
+          (watch) =>
+            html`<option value="${watch.id}"${watch.id === query.watchId ? html` selected` : html``}>${watch.name}</option>`,
+        )}
+      </select>
+    </div>
+    <div class="field">
+      <label for="filter-q">Mark contains</label>
+      <input id="filter-q" name="q" type="search" value="${query.q}" maxlength="200">
+    </div>
+    <div class="field">
+      <label for="filter-sort">Order</label>
+      <select id="filter-sort" name="sort">
+        ${REVIEW_SORTS.map(
+          (sort) =>
+            html`<option value="${sort}"${sort === query.sort ? html` selected` : html``}>${SORT_LABEL[sort]}</option>`,
+        )}
+      </select>
+    </div>
+    <div class="review-filters__actions">
+      <button type="submit" class="button button--primary">Apply filters</button>
+      <a class="button button--ghost" href="/alerts">Reset</a>
+    </div>
+  </form>`;
+}
+
+function bulkBar(csrfToken: string, returnTo: string): SafeHtml {
+  return html`<form id="bulk-form" class="bulk-bar" method="post" action="/alerts/bulk" aria-label="Change the selected alerts">
+    ${csrfField(csrfToken)}
+    <input type="hidden" name="return" value="${returnTo}">
+    <span class="bulk-bar__all" data-select-all-wrap hidden><input type="checkbox" id="select-all" data-select-all><label for="select-all">Select all on this page</label></span>
+    <span class="bulk-bar__label" id="bulk-label">With the selected alerts:</span>
+    <span class="bulk-bar__buttons" role="group" aria-labelledby="bulk-label">
+      <button type="submit" name="state" value="read" class="button button--secondary button--small">Mark read</button>
+      <button type="submit" name="state" value="unread" class="button button--secondary button--small">Mark unread</button>
+      <button type="submit" name="state" value="dismissed" class="button button--ghost button--small">Dismiss</button>
+    </span>
+  </form>`;
+}
+
 export function alertsPage(o: {
   viewer: Viewer;
-  filter: AlertFilter;
-  watch: { id: string; name: string } | null;
-  alerts: AlertView[];
+  query: ReviewQuery;
+  problems: string[];
+  counts: Counts;
+  watches: { id: string; name: string }[];
+  alerts: { alert: AlertView; note: string | null }[];
   watchNames: Map<string, string>;
-  returnTo: string;
   nextHref: string | null;
   notice: Notice | null;
   now: Date;
 }) {
-  const watchParam = o.watch ? `&watch=${o.watch.id}` : '';
-  const tabs = ALERT_FILTERS.map((filter) => ({
-    href: `/alerts?state=${filter}${watchParam}`,
-    label:
-      filter === 'unread' && o.viewer.unread > 0 && !o.watch
-        ? html`${FILTER_LABEL[filter]} <span class="count">${o.viewer.unread}</span>`
-        : FILTER_LABEL[filter],
-    current: o.filter === filter,
-  }));
-  const empty: Record<AlertFilter, string> = {
-    inbox: 'Nothing to review. New filings that may conflict with your watches will appear here.',
-    unread: 'No unread alerts. You are all caught up.',
-    read: 'No read alerts.',
-    dismissed: 'No dismissed alerts.',
-    all: 'No alerts yet. Scans report filings that may conflict with your watches here.',
-  };
+  const returnTo = `/alerts${reviewSearch(o.query)}`;
+  const notice: Notice | null =
+    o.problems.length > 0
+      ? {
+          kind: 'error',
+          message: html`The list could not use part of its address, so it shows the inbox instead: ${o.problems.join(' ')}`,
+        }
+      : o.notice;
   return layout({
     title: 'Alerts',
     viewer: o.viewer,
     current: 'alerts',
-    notice: o.notice,
+    notice,
     body: html`${pageHeader('Alerts', {
-      lead: 'Newly filed marks that may conflict with your watches. Review each one, then mark it read or dismiss it.',
+      lead: 'Newly filed marks that may conflict with your watches. Filter, deal with the serious ones first, then mark them read or dismiss them, several at a time.',
+      actions: html`<a class="button button--secondary" href="/alerts.csv${reviewSearch(o.query)}" download>Export CSV</a>`,
     })}
-    ${
-      o.watch &&
-      html`<p class="filter-chip">Showing alerts of <strong>${o.watch.name}</strong> <a href="/alerts?state=${o.filter}">Show all watches</a></p>`
-    }
-    ${filterTabs('Filter alerts by state', tabs)}
+    ${filterForm({ query: o.query, counts: o.counts, watches: o.watches })}
     ${
       o.alerts.length === 0
-        ? html`<p class="empty">${empty[o.filter]}</p>`
-        : html`<ul class="alert-list" aria-label="Alerts">${o.alerts.map((alert) =>
-            alertItem(alert, {
-              csrfToken: o.viewer.csrfToken,
-              returnTo: o.returnTo,
-              watchNames: o.watchNames,
-              now: o.now,
-            }),
+        ? html`<p class="empty">No alerts match these filters. New filings that may conflict with your watches appear here.</p>`
+        : html`${bulkBar(o.viewer.csrfToken, returnTo)}<ul class="alert-list" aria-label="Alerts">${o.alerts.map(
+            (item) =>
+              alertItem(item, {
+                csrfToken: o.viewer.csrfToken,
+                returnTo,
+                watchNames: o.watchNames,
+                now: o.now,
+              }),
           )}</ul>`
     }
-    ${o.nextHref !== null && html`<p class="pager"><a class="button button--secondary" href="${o.nextHref}">Older alerts</a></p>`}`,
+    ${o.nextHref !== null && html`<p class="pager"><a class="button button--secondary" href="${o.nextHref}">Next page</a></p>`}`,
   });
+}
+
+function noteSection(alertId: string, note: AlertNote | null, csrfToken: string): SafeHtml {
+  return html`<section class="card card--padded alert-note" aria-labelledby="note-title">
+    <h2 id="note-title">Note</h2>
+    ${
+      note === null
+        ? html`<p class="muted" id="note-by">No note yet. What you decide about this alert is kept here for your colleagues.</p>`
+        : html`<p class="alert-note__text">${note.note}</p>
+      <p class="muted" id="note-by">Written by ${note.authorEmail ?? 'a former member'} on ${time(note.updatedAt)}</p>`
+    }
+    <form method="post" action="/alerts/${alertId}/note">
+      ${csrfField(csrfToken)}
+      <div class="field">
+        <label for="note">${note === null ? 'Add a note' : 'Change the note'}</label>
+        <p class="hint" id="note-hint">Up to 2,000 characters. Everyone who sees this alert sees the note; save it empty to remove it.</p>
+        <textarea id="note" name="note" rows="4" maxlength="2000" aria-describedby="note-hint">${note?.note ?? ''}</textarea>
+      </div>
+      <button type="submit" class="button button--primary">Save note</button>
+    </form>
+  </section>`;
 }
 
 export function alertDetailPage(o: {
   viewer: Viewer;
   alert: AlertView;
   watchName: string | null;
+  note: AlertNote | null;
   notice: Notice | null;
   now: Date;
 }) {
@@ -234,6 +370,7 @@ export function alertDetailPage(o: {
         </dl>
       </section>
     </div>
+    ${noteSection(alert.id, o.note, o.viewer.csrfToken)}
     <section class="card card--padded rationale" aria-labelledby="rationale-title">
       <h2 id="rationale-title">Why this mark was raised</h2>
       ${markdown(alert.rationale)}

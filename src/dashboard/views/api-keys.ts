@@ -86,7 +86,7 @@ function keyTable(keys: KeyRow[], csrfToken: string): SafeHtml {
   if (keys.length === 0) {
     return html`<p class="empty">No keys yet.</p>`;
   }
-  return html`<div class="table-wrap"><table class="table">
+  return html`<div class="table-wrap"><table class="table table--cards">
     <caption class="visually-hidden">Your API keys</caption>
     <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>
@@ -95,11 +95,11 @@ function keyTable(keys: KeyRow[], csrfToken: string): SafeHtml {
         key,
       ) => html`<tr id="key-${key.id}" data-key-id="${key.id}"${key.revokedAt ? html` class="is-revoked"` : html``}>
         <th scope="row">${key.name}</th>
-        <td><code class="mono">${key.prefix}…</code></td>
-        <td><ul class="scope-list">${key.scopes.length === 0 ? html`<li class="muted">none</li>` : key.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></td>
-        <td>${time(key.createdAt)}</td>
-        <td>${key.lastUsedAt === null ? html`<span class="muted">Never</span>` : time(key.lastUsedAt)}</td>
-        <td data-key-status>${key.revokedAt === null ? pill('Active', 'success') : html`${pill('Revoked', 'neutral')} ${time(key.revokedAt)}`}</td>
+        <td data-label="Key"><code class="mono">${key.prefix}…</code></td>
+        <td data-label="Scopes"><ul class="scope-list">${key.scopes.length === 0 ? html`<li class="muted">none</li>` : key.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></td>
+        <td data-label="Created">${time(key.createdAt)}</td>
+        <td data-label="Last used">${key.lastUsedAt === null ? html`<span class="muted">Never</span>` : time(key.lastUsedAt)}</td>
+        <td data-label="Status" data-key-status>${key.revokedAt === null ? pill('Active', 'success') : html`${pill('Revoked', 'neutral')} ${time(key.revokedAt)}`}</td>
         <td class="actions">${
           key.revokedAt === null &&
           actionButton({

@@ -49,16 +49,16 @@ export function homePage(o: {
           ? o.activeWatches === 0
             ? html`<div class="empty"><p>You are not watching any brand yet.</p><p><a class="button button--primary" href="/watches/new">Create a watch</a></p></div>`
             : html`<p class="empty">Nothing new. Your watches are being scanned; new filings that may conflict show up here.</p>`
-          : html`<div class="table-wrap"><table class="table">
+          : html`<div class="table-wrap"><table class="table table--cards">
           <caption class="visually-hidden">Latest unread alerts</caption>
           <thead><tr><th scope="col">Filed mark</th><th scope="col">Your watch</th><th scope="col">Owner</th><th scope="col">Classes</th><th scope="col">Found</th></tr></thead>
           <tbody>${o.latestUnread.map(
             (alert) => html`<tr>
               <th scope="row"><a href="/alerts/${alert.id}">${alert.hit.displayName}</a></th>
-              <td>${o.watchNames.get(alert.watchId) ?? ''}</td>
-              <td>${alert.hit.ownerName} (${alert.hit.ownerCountryCode})</td>
-              <td>${alert.hit.classes.join(', ')}</td>
-              <td>${time(alert.createdAt)}</td>
+              <td data-label="Your watch">${o.watchNames.get(alert.watchId) ?? ''}</td>
+              <td data-label="Owner">${alert.hit.ownerName} (${alert.hit.ownerCountryCode})</td>
+              <td data-label="Classes">${alert.hit.classes.join(', ')}</td>
+              <td data-label="Found">${time(alert.createdAt)}</td>
             </tr>`,
           )}</tbody></table></div>`
       }

@@ -44,8 +44,12 @@ function header(viewer: Viewer | null, current: NavItem | undefined): SafeHtml {
       </ul></nav>
     </div></header>`;
   }
+  // On a phone the links and the account fold behind a Menu button (app.js opens it; without the
+  // script nothing is folded and the links wrap onto lines of their own).
   return html`<header class="site-header"><div class="site-header__inner">
     ${brand}
+    <button type="button" class="button button--secondary button--small nav-toggle" aria-expanded="false" aria-controls="site-menu" hidden>Menu${viewer.unread > 0 ? html` <span class="badge" aria-hidden="true">${viewer.unread > 99 ? '99+' : String(viewer.unread)}</span><span class="visually-hidden">, ${viewer.unread} unread alerts</span>` : html``}</button>
+    <div class="site-menu" id="site-menu">
     <nav class="main-nav" aria-label="Main"><ul>
       ${navLink('/', 'Overview', 'overview', current)}
       ${navLink('/watches', 'Watches', 'watches', current)}
@@ -61,6 +65,7 @@ function header(viewer: Viewer | null, current: NavItem | undefined): SafeHtml {
         ${csrfField(viewer.csrfToken)}
         <button type="submit" class="button button--ghost button--small">Sign out</button>
       </form>
+    </div>
     </div>
   </div></header>`;
 }

@@ -67,11 +67,11 @@ export function planSummary(plan: Plan, activeCount: number): SafeHtml {
 function watchRow(watch: WatchView, csrfToken: string): SafeHtml {
   return html`<tr data-watch-id="${watch.id}">
     <th scope="row"><a href="/watches/${watch.id}/edit">${watch.name}</a></th>
-    <td>${watch.attributes.niceClasses.join(', ')}</td>
-    <td>${watch.attributes.designations.join(', ')}</td>
-    <td>${CADENCE_LABEL[watch.scanCadence]}</td>
-    <td>${watch.active ? pill('Active', 'success') : pill('Inactive', 'neutral')}</td>
-    <td>${time(watch.createdAt, { dateOnly: true })}</td>
+    <td data-label="Nice classes">${watch.attributes.niceClasses.join(', ')}</td>
+    <td data-label="Designations">${watch.attributes.designations.join(', ')}</td>
+    <td data-label="Cadence">${CADENCE_LABEL[watch.scanCadence]}</td>
+    <td data-label="Status">${watch.active ? pill('Active', 'success') : pill('Inactive', 'neutral')}</td>
+    <td data-label="Created">${time(watch.createdAt, { dateOnly: true })}</td>
     <td class="actions">
       <a class="button button--secondary button--small" href="/alerts?state=all&amp;watch=${watch.id}" aria-label="Alerts of ${watch.name}">Alerts</a>
       <a class="button button--secondary button--small" href="/watches/${watch.id}/edit" aria-label="Edit ${watch.name}">Edit</a>
@@ -128,7 +128,7 @@ export function watchesPage(o: {
     ${
       o.watches.length === 0
         ? empty
-        : html`<div class="table-wrap"><table class="table">
+        : html`<div class="table-wrap"><table class="table table--cards">
         <caption class="visually-hidden">${o.status === 'all' ? 'All' : o.status === 'active' ? 'Active' : 'Inactive'} watches</caption>
         <thead><tr><th scope="col">Brand</th><th scope="col">Nice classes</th><th scope="col">Designations</th><th scope="col">Cadence</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
         <tbody>${o.watches.map((watch) => watchRow(watch, o.viewer.csrfToken))}</tbody>

@@ -97,15 +97,15 @@ function deliveryOutcome(d: DeliveryRow): SafeHtml {
 
 function deliveriesTable(webhook: WebhookRow, deliveries: DeliveryRow[]): SafeHtml {
   if (deliveries.length === 0) return html`<p class="empty">No deliveries yet.</p>`;
-  return html`<div class="table-wrap"><table class="table" data-deliveries="${webhook.id}">
+  return html`<div class="table-wrap"><table class="table table--cards" data-deliveries="${webhook.id}">
     <caption class="visually-hidden">Recent deliveries to ${webhook.url}</caption>
     <thead><tr><th scope="col">Event</th><th scope="col">Created</th><th scope="col">Attempts</th><th scope="col">Outcome</th></tr></thead>
     <tbody>${deliveries.map(
       (d) => html`<tr data-delivery-id="${d.id}" data-delivery-status="${d.status}">
-        <td><code>${d.eventType}</code> <span class="muted mono">${d.eventId}</span></td>
-        <td>${time(d.createdAt)}</td>
-        <td>${String(d.attempts)}</td>
-        <td>${deliveryOutcome(d)}</td>
+        <td data-label="Event"><code>${d.eventType}</code> <span class="muted mono">${d.eventId}</span></td>
+        <td data-label="Created">${time(d.createdAt)}</td>
+        <td data-label="Attempts">${String(d.attempts)}</td>
+        <td data-label="Outcome">${deliveryOutcome(d)}</td>
       </tr>`,
     )}</tbody>
   </table></div>`;
