@@ -203,7 +203,9 @@ function ruleEvidence(p: PreparedWatch, mark: string, r: Reason, stats: WordStat
     case 'phonetic': {
       const respelt = respellingsBetween(p.brand.letters, m.letters);
       return [
-        'The mark sounds like the watched brand: ',
+        r.plural
+          ? 'The mark sounds like the watched brand in the plural: '
+          : 'The mark sounds like the watched brand: ',
         lit(m.letters),
         ' and ',
         lit(p.brand.letters),

@@ -97,8 +97,10 @@ export type Reason =
       kind: 'phonetic';
       detail: string;
       code: string;
-      /** The spelling skeletons of the brand and of the mark. */
+      /** The spelling skeletons of the brand and of the mark (without its plural S). */
       skeletons: [string, string];
+      /** The mark is a sound-alike with a plural S (SEYCOS for SEIKO). */
+      plural: boolean;
     }
   | {
       kind: 'contains_brand';
@@ -427,7 +429,10 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
     compact: b,
     tokens: [...t],
     nearWords: nearSearchWords(p),
-    phonetic: [...p.codes],
+    // The plural of a sound-alike ends its code with S (SK / SKS): sent too.
+    phonetic: p.brand.letters.endsWith('S')
+      ? [...p.codes]
+      : [...new Set([...p.codes, ...p.codes.map((c) => `${c}S`)])],
     useTrigram,
     trigramThreshold: useTrigram ? trigramThreshold(b.length) : 0,
   };
@@ -714,7 +719,24 @@ export function skeletonEditsAllowed(length: number): number {
 
 function phoneticReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
   if (p.codes.length === 0 || m.letters.length < PHONETIC_MIN_LENGTH) return null;
-  const sk = phoneticSkeleton(m.letters);
+  const same = soundsAlike(p, m.letters);
+  if (same !== null) return same;
+  // The plural of a sound-alike (SEYCOS for SEIKO): the mark without its final S sounds the same.
+  const singular = m.letters.slice(0, -1);
+  if (!m.letters.endsWith('S') || p.brand.letters.endsWith('S')) return null;
+  // The brand's own plural is the affix rule's.
+  if (singular.length < PHONETIC_MIN_LENGTH || singular === p.brand.letters) return null;
+  const plural = soundsAlike(p, singular);
+  if (plural === null || plural.kind !== 'phonetic') return null;
+  return {
+    ...plural,
+    detail: `Sounds the same in the plural: ${plural.detail}`,
+    plural: true,
+  };
+}
+
+function soundsAlike(p: PreparedWatch, letters: string): Reason | null {
+  const sk = phoneticSkeleton(letters);
   // A brand whose distinctive part is short (see editReason) only matches an equal skeleton.
   const allowed =
     p.shortDistinctive.length > 0
@@ -722,13 +744,14 @@ function phoneticReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
       : skeletonEditsAllowed(Math.min(sk.length, p.skeleton.length));
   if (Math.abs(sk.length - p.skeleton.length) > allowed) return null;
   if (damerauLevenshtein(p.skeleton, sk, allowed) > allowed) return null;
-  const code = wholeMarkPhoneticCodes(m.letters).find((c) => p.codes.includes(c));
+  const code = wholeMarkPhoneticCodes(letters).find((c) => p.codes.includes(c));
   if (code === undefined) return null;
   return {
     kind: 'phonetic',
     detail: `Sounds the same: Double Metaphone ${code}, spelling skeletons ${p.skeleton} / ${sk}.`,
     code,
     skeletons: [p.skeleton, sk],
+    plural: false,
   };
 }
 

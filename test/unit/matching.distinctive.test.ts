@@ -227,3 +227,27 @@ describe('same_shape: names with the same beginning, ending and rhythm', () => {
     assert.equal(decide(prepare('SERVICE'), 'SERVANT').conflict, false);
   });
 });
+
+describe('phonetic: the plural of a sound-alike', () => {
+  for (const [brand, mark] of [
+    ['SEIKO', 'SEYCOS'],
+    ['KWIKLY', 'QUICKLYS'],
+  ] as const) {
+    it(`raises ${mark} for ${brand}, says so, and retrieves it`, () => {
+      const p = prepare(brand);
+      const d = decide(p, mark);
+      const r = d.reasons.find((x) => x.kind === 'phonetic');
+      assert.equal(r?.kind === 'phonetic' && r.plural, true, JSON.stringify(d.reasons));
+      assert.match(r?.detail ?? '', /in the plural/);
+      assertRetrieved(p, mark);
+    });
+  }
+  it('not when the brand itself ends in S, nor for a mark of another sound', () => {
+    assert.equal(decide(prepare('SEIKO'), 'SEKTOS').conflict, false);
+    const p = prepare('PHILIPS');
+    assert.equal(
+      decide(p, 'FILIPSS').reasons.some((r) => r.kind === 'phonetic' && r.plural),
+      false,
+    );
+  });
+});
