@@ -140,6 +140,13 @@ function sharedWordEvidence(
     );
   }
   pieces.push('.');
+  if (r.disclaimed) {
+    pieces.push(
+      ' The record disclaims ',
+      lit(r.words[0] ?? ''),
+      ' (no claim to it apart from the mark as shown): its office found the word descriptive for these goods or services.',
+    );
+  }
   // The words that weigh little, with their counts where the register measured them common.
   const shared = new Set(r.words);
   const measured: string[] = [];

@@ -166,6 +166,8 @@ export type Reason =
       marks: (number | null)[];
       /** The mark holds every distinctive word of the brand. */
       whole: boolean;
+      /** The record disclaims the (first) shared word: its office found it descriptive. */
+      disclaimed: boolean;
     }
   | {
       kind: 'affix';
@@ -205,6 +207,8 @@ export interface WeightyWord {
 export interface RecordInput extends CoverageRecord {
   markText: string;
   classes: readonly number[];
+  /** Words the record's office says its owner disclaims (normalized), when the source gives them. */
+  disclaimed?: readonly string[];
 }
 
 /** Keys of a watch for the SQL candidate query (see docs/matching.md, "Candidate query"). */
@@ -544,7 +548,11 @@ function quote(words: readonly string[]): string {
 }
 
 /** The text reasons for a brand and a mark: identity, or any of the similarity rules. */
-export function compareText(p: PreparedWatch, m: MarkAnalysis): Reason[] {
+export function compareText(
+  p: PreparedWatch,
+  m: MarkAnalysis,
+  disclaimed: readonly string[] = [],
+): Reason[] {
   const b = p.brand;
   if (m.compact === '' || b.compact === '') return [];
   if (m.text === b.text) return [{ kind: 'exact', detail: 'Identical text.' }];
@@ -586,7 +594,7 @@ export function compareText(p: PreparedWatch, m: MarkAnalysis): Reason[] {
   // The brand's whole core (contains, reordered) or the whole mark inside it (contained) already
   // say more than one shared word.
   if (!contains && !reordered && !contained) {
-    const shared = sharedWordReason(p, m);
+    const shared = sharedWordReason(p, m, disclaimed);
     if (shared) out.push(shared);
   }
   const near = nearInsideReason(p, m);
@@ -1018,7 +1026,11 @@ function findShared(
  * of the brand (BLACK MEN ROCK for BLACK GIRLS ROCK). A weak word (isWeakWord) is never enough.
  * Retrieved by the distinctive words, their plurals and their anchors, which records store.
  */
-function sharedWordReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+function sharedWordReason(
+  p: PreparedWatch,
+  m: MarkAnalysis,
+  disclaimed: readonly string[],
+): Reason | null {
   if (p.core.length < 2 || p.weighty.length === 0 || m.folded.length === 0) return null;
   const marks = p.weighty.map((w) => marksWith(p.stats, w.plain) ?? 0);
   const rarest = Math.min(...marks);
@@ -1057,6 +1069,7 @@ function sharedWordReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
     of: m.words.length,
     marks: found.map((f) => marksWith(p.stats, f.w.plain)),
     whole: found.length === p.weighty.length && found.every((f) => f.form !== 'fused'),
+    disclaimed: disclaimed.includes(first.w.plain),
   };
 }
 
@@ -1073,7 +1086,7 @@ function containedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
 
 /** The decision for one candidate record, with the watch prepared once (prepareWatch). */
 export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): Decision {
-  const text = compareText(p, analyzeMark(record.markText));
+  const text = compareText(p, analyzeMark(record.markText), record.disclaimed ?? []);
   const shared: number[] = [];
   for (const c of record.classes) if (p.classes.has(c) && !shared.includes(c)) shared.push(c);
   shared.sort((x, y) => x - y);

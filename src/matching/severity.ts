@@ -75,6 +75,9 @@ function sharedWordLevel(
   r: Extract<Reason, { kind: 'shared_word' }>,
   context: SeverityContext | undefined,
 ): [number, string] {
+  if (r.disclaimed) {
+    return [1, 'the shared word is one the record disclaims: its office found it descriptive'];
+  }
   if (r.whole && context !== undefined) {
     const m = analyzeMark(context.markText);
     const stats = context.stats ?? p.stats;

@@ -1,4 +1,5 @@
 import { SaxesParser } from 'saxes';
+import { tokens } from '../matching/normalize.ts';
 import { parseRegisterRecord, type RecordItem, toIsoInstant } from './record.ts';
 import { usptoStatus } from './uspto-status.ts';
 
@@ -43,6 +44,8 @@ type CaseFile = {
   internationalRegistrationNumber: string | null;
   internationalCodes: string[];
   owners: Owner[];
+  /** `<case-file-statement>`s: type code and text, in file order. */
+  statements: { type: string; text: string | null }[];
   /** The first well-formedness error met inside this case-file. */
   error: string | null;
 };
@@ -74,6 +77,7 @@ const newCaseFile = (line: number, actionKey: string | null): CaseFile => ({
   internationalRegistrationNumber: null,
   internationalCodes: [],
   owners: [],
+  statements: [],
   error: null,
 });
 
@@ -128,6 +132,13 @@ const FIELDS: Readonly<Record<string, (cf: CaseFile, value: string) => void>> = 
   },
   'classifications/classification/international-code': (cf, v) => {
     cf.internationalCodes.push(v);
+  },
+  'case-file-statements/case-file-statement/type-code': (cf, v) => {
+    cf.statements.push({ type: v.trim(), text: null });
+  },
+  'case-file-statements/case-file-statement/text': (cf, v) => {
+    const last = cf.statements.at(-1);
+    if (last !== undefined && last.text === null) last.text = v;
   },
   [`${OWNER_PATH}/entry-number`]: (cf, v) => {
     lastOwner(cf).entryNumber = v;
@@ -249,6 +260,9 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
     ...new Set(cf.internationalCodes.map(niceClass).filter((n): n is number => n !== null)),
   ].sort((a, b) => a - b);
   const registrationNumber = cf.registrationNumber?.trim() ?? '';
+  const disclaimers = cf.statements
+    .filter((st) => /^D[01]/.test(st.type) && st.text !== null && st.text.trim() !== '')
+    .map((st) => (st.text as string).trim());
   const rawPayload = {
     source: USPTO_XML_SOURCE,
     serialNumber: serial,
@@ -263,6 +277,8 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
     markDrawingCode: cf.markDrawingCode?.trim() || null,
     internationalCodes: cf.internationalCodes.map((c) => c.trim()),
     classes,
+    disclaimers,
+    disclaimedWords: disclaimedWords(disclaimers),
     owners: cf.owners.map((o) => ({
       partyType: int(o.partyType),
       entryNumber: int(o.entryNumber),
@@ -293,6 +309,21 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
     rawPayload,
   );
   return result.ok ? { file, line, record: result.record } : fail(result.error);
+}
+
+/**
+ * The words a disclaimer gives up (statement types D0 and D1, statement_types.csv): those quoted
+ * in it, `No claim is made to the exclusive right to use "COFFEE COMPANY" apart from the mark as
+ * shown.` → COFFEE, COMPANY, normalized as mark words are.
+ */
+export function disclaimedWords(disclaimers: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const text of disclaimers) {
+    for (const quoted of text.matchAll(/["“”]([^"“”]{1,200})["“”]/g)) {
+      for (const w of tokens(quoted[1] as string)) words.add(w);
+    }
+  }
+  return [...words];
 }
 
 const PREDEFINED = new Set(['amp', 'lt', 'gt', 'apos', 'quot']);

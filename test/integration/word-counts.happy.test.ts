@@ -2,6 +2,9 @@
 // used by scans to tell a distinctive word from a common one (shared_word) and to say so in the
 // rationale. On PGlite, and on PostgreSQL with DATABASE_URL.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { wordStatsFor } from '../../src/data/repositories/word-counts.ts';
@@ -9,6 +12,7 @@ import { PLANS } from '../../src/domain/plans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
 import { createLogger } from '../../src/logger.ts';
+import { importRecordFiles } from '../../src/register/import.ts';
 import { createScanner } from '../../src/scan/scanner.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
@@ -25,6 +29,8 @@ describe('word counts of the register', () => {
   beforeEach(async () => {
     await db.query('DELETE FROM alerts');
     await db.query('DELETE FROM hits');
+    await db.query('DELETE FROM email_outbox');
+    await db.query('DELETE FROM scan_runs');
     await db.query('DELETE FROM watches');
     await db.query('DELETE FROM marks');
   });
@@ -92,17 +98,11 @@ describe('word counts of the register', () => {
     assert.deepEqual(await kept(), new Map());
   });
 
-  it('a scan weighs the brand’s words by the register and says so in the rationale', async () => {
-    // ANALYTICS and ROBOTICS are in 31 of 33 marks: common here. KESTREL is in one.
-    const filler = Array.from({ length: 30 }, (_, i) =>
-      makeRecord({
-        markText: `ANALYTICS ROBOTICS ${String.fromCharCode(65 + (i % 26))}${i}`,
-        classes: [42],
-      }),
-    );
-    const kestrel = makeRecord({ markText: 'KESTREL ROBOTICS', classes: [9] });
-    const analytics = makeRecord({ markText: 'ANALYTICS PLUS', classes: [9] });
-    await importRecords(db, [...filler, kestrel, analytics, makeRecord({ classes: [9] })]);
+  /** A team owner's watch, scanned once; its alerts' JSON by record id. */
+  async function watchAndScan(
+    name: string,
+    attributes: { niceClasses: number[]; designations: string[] },
+  ) {
     const user = await factories(db).makeUser({ tier: 'team' });
     const principal: Principal = {
       userId: user.id,
@@ -115,8 +115,8 @@ describe('word counts of the register', () => {
     const watch = JSON.parse(
       await createWatchService(db).create(principal, {
         watchType: 'trademark',
-        name: 'Kestrel Analytics',
-        attributes: { niceClasses: [9], designations: ['DE'] },
+        name,
+        attributes,
         scanCadence: 'daily',
       }),
     ) as { id: string };
@@ -132,11 +132,64 @@ describe('word counts of the register', () => {
          FROM alerts a JOIN hits h ON h.id = a.hit_id WHERE a.watch_id = $1`,
       [watch.id],
     );
-    assert.deepEqual(
-      rows.map((r) => r.externalId),
-      [kestrel.externalId],
+    return new Map(rows.map((r) => [r.externalId, JSON.parse(r.json)]));
+  }
+
+  it('a USPTO disclaimer of the shared word is read, lowers the severity and is said', async () => {
+    // The real case file of serial 98763166, with a word added to its mark and a disclaimer of it
+    // (statement type D1, statement_types.csv): a derived file, built here.
+    const real = readFileSync('test/fixtures/uspto/tmterminal_daily-na-98763166.xml', 'utf8');
+    const derived = real
+      .replace(
+        '<mark-identification>SUVENEER</mark-identification>',
+        '<mark-identification>HARBOR SUVENEER</mark-identification>',
+      )
+      .replace(
+        '<case-file-statements>',
+        '<case-file-statements><case-file-statement><type-code>D10000</type-code><text>No claim is made to the exclusive right to use "HARBOR" apart from the mark as shown.</text></case-file-statement>',
+      );
+    assert.notEqual(derived, real);
+    const dir = mkdtempSync(join(tmpdir(), 'tmw-disclaimer-'));
+    try {
+      const file = join(dir, 'disclaimer.xml');
+      writeFileSync(file, derived);
+      const summary = await importRecordFiles(db, [file]);
+      assert.equal(summary.imported, 1, JSON.stringify(summary.errors));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const raw = await db.query<{ words: string[] }>(
+      `SELECT ARRAY(SELECT jsonb_array_elements_text(raw_payload->'disclaimedWords')) AS words
+         FROM marks WHERE external_id = 'US500000098763166'`,
     );
-    const alert = JSON.parse((rows[0] as { json: string }).json);
+    assert.deepEqual(raw[0]?.words, ['HARBOR']);
+    const alerts = await watchAndScan('Harbor Lights', { niceClasses: [16], designations: ['US'] });
+    const alert = alerts.get('US500000098763166');
+    assert.ok(alert, 'the shared first word raises the alert');
+    assert.equal(alert.severity, 'low');
+    assert.match(
+      alert.rationale,
+      /The record disclaims `HARBOR` \(no claim to it apart from the mark as shown\)/,
+    );
+  });
+
+  it('a scan weighs the brand’s words by the register and says so in the rationale', async () => {
+    // ANALYTICS and ROBOTICS are in 31 of 33 marks: common here. KESTREL is in one.
+    const filler = Array.from({ length: 30 }, (_, i) =>
+      makeRecord({
+        markText: `ANALYTICS ROBOTICS ${String.fromCharCode(65 + (i % 26))}${i}`,
+        classes: [42],
+      }),
+    );
+    const kestrel = makeRecord({ markText: 'KESTREL ROBOTICS', classes: [9] });
+    const analytics = makeRecord({ markText: 'ANALYTICS PLUS', classes: [9] });
+    await importRecords(db, [...filler, kestrel, analytics, makeRecord({ classes: [9] })]);
+    const alerts = await watchAndScan('Kestrel Analytics', {
+      niceClasses: [9],
+      designations: ['DE'],
+    });
+    assert.deepEqual([...alerts.keys()], [kestrel.externalId]);
+    const alert = alerts.get(kestrel.externalId);
     assert.equal(alert.severity, 'high');
     assert.match(
       alert.rationale,

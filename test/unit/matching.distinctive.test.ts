@@ -22,6 +22,7 @@ import {
   type WordStats,
   wordWeight,
 } from '../../src/matching/word-weights.ts';
+import { disclaimedWords } from '../../src/register/uspto-xml.ts';
 
 /** The register of the example: 1,204,332 marks, KESTREL in 41, ANALYTICS in 5,870. */
 const REGISTER: WordStats = {
@@ -248,6 +249,29 @@ describe('phonetic: the plural of a sound-alike', () => {
     assert.equal(
       decide(p, 'FILIPSS').reasons.some((r) => r.kind === 'phonetic' && r.plural),
       false,
+    );
+  });
+});
+
+describe('disclaimers', () => {
+  it('the quoted words of a USPTO disclaimer, normalized as mark words', () => {
+    assert.deepEqual(
+      disclaimedWords([
+        'No claim is made to the exclusive right to use "COFFEE COMPANY" apart from the mark as shown.',
+        'No claim is made to the exclusive right to use “Café” apart from the mark as shown.',
+      ]),
+      ['COFFEE', 'COMPANY', 'CAFE'],
+    );
+    assert.deepEqual(disclaimedWords(['The mark consists of standard characters.']), []);
+  });
+  it('a shared word the record disclaims is low, however dominant', () => {
+    const p = prepare('Kestrel Analytics');
+    const d = decideConflictPrepared(p, { ...record('KESTREL ROBOTICS'), disclaimed: ['KESTREL'] });
+    const r = d.reasons.find((x) => x.kind === 'shared_word');
+    assert.equal(r?.kind === 'shared_word' && r.disclaimed, true);
+    assert.equal(
+      assessSeverity(p, d.reasons, { markText: 'KESTREL ROBOTICS', classes: CLASSES }).severity,
+      'low',
     );
   });
 });
