@@ -205,7 +205,7 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
                           jurisdiction, designations, filed_at, status, classes, raw_payload,
                           norm_text, compact_text, compact_len, tokens, sound_codes)
        VALUES ('global_trademark_database', $1, 'ACME', ${fields}, 'EM', '{}', '2019-09-23',
-               $2, $3, $4, 'ACME', 'ACME', 4, '{ACME}', '{AKM}')`,
+               $2, $3, $4::text::jsonb, 'ACME', 'ACME', 4, '{ACME}', '{AKM}')`,
       [externalId, 'filed', '{34}', JSON.stringify(PLACEHOLDER_PAYLOAD)],
     );
 
@@ -239,7 +239,7 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
       severity: 'high',
     });
     await db.query(
-      `UPDATE hits SET raw_payload = $2
+      `UPDATE hits SET raw_payload = $2::text::jsonb
         WHERE id = (SELECT hit_id FROM alerts WHERE id = $1)`,
       [invented, JSON.stringify(PLACEHOLDER_PAYLOAD)],
     );
