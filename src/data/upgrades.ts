@@ -104,7 +104,59 @@ async function assessOldAlerts(tx: Queryable): Promise<void> {
   }
 }
 
+/**
+ * The alerts of the hits migration 014 corrected (table invented_hits): their rationale quoted an
+ * owner, country or classes the source never gave, and their severity was set with classes that
+ * were made up. Each is assessed again, as assessOldAlerts does, from the corrected hit.
+ */
+async function reassessCorrectedAlerts(tx: Queryable): Promise<void> {
+  let after = '';
+  for (;;) {
+    const rows = await tx.query<UnassessedAlert>(
+      `SELECT a.id AS "alertId", w.name AS "watchName",
+              coalesce(w.attributes->'niceClasses', '[]'::jsonb) AS "niceClasses",
+              coalesce(w.attributes->'designations', '[]'::jsonb) AS "watchDesignations",
+              h.external_id AS "externalId", h.display_name AS "markText",
+              h.owner_name AS "ownerName", h.owner_country_code AS "ownerCountryCode",
+              h.jurisdiction, coalesce(m.designations, '{}') AS designations,
+              iso_ms(h.filed_at) AS "filedAt", h.status, h.classes,
+              iso_ms(h.published_at) AS "publishedAt"
+         FROM invented_hits i
+         JOIN hits h ON h.id = i.id
+         JOIN alerts a ON a.hit_id = h.id
+         JOIN watches w ON w.id = a.watch_id
+         LEFT JOIN marks m ON m.source_code = h.source_code AND m.external_id = h.external_id
+        WHERE a.id > $1
+        ORDER BY a.id
+        LIMIT $2`,
+      [after, BATCH],
+    );
+    if (rows.length === 0) return;
+    const assessed = rows.map((r) => {
+      const watch = prepareWatch({
+        name: r.watchName,
+        niceClasses: r.niceClasses,
+        designations: r.watchDesignations,
+      });
+      const a = assessAlert(watch, r, decideConflictPrepared(watch, r));
+      return { id: r.alertId, severity: a.severity, rationale: a.rationale };
+    });
+    // The alerts' trigger rebuilds their API JSON from the corrected hits.
+    await tx.query(
+      `UPDATE alerts SET severity = a.severity, rationale = a.rationale, rationale_at = now_ms()
+         FROM jsonb_to_recordset($1::text::jsonb) AS a(id text, severity text, rationale text)
+        WHERE alerts.id = a.id`,
+      [JSON.stringify(assessed)],
+    );
+    after = (rows.at(-1) as UnassessedAlert).alertId;
+  }
+}
+
 export const UPGRADES: Readonly<Record<string, (tx: Queryable) => Promise<void>>> = {
+  '014_no_invented_values': async (tx) => {
+    await reassessCorrectedAlerts(tx);
+    await tx.exec('DROP TABLE invented_hits');
+  },
   '008_alert_assessment': async (tx) => {
     // The keys of version 4 come with 011's re-key, which runs in the same upgrade.
     await assessOldAlerts(tx);

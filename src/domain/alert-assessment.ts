@@ -6,7 +6,7 @@ import type { Decision, PreparedWatch, Reason } from '../matching/decide.ts';
 import { describeEdits, lookalikePairs, respellingsBetween } from '../matching/explain.ts';
 import { niceClassHeading } from '../matching/nice-classes.ts';
 import { analyzeMark } from '../matching/normalize.ts';
-import { assessSeverity, type Severity } from '../matching/severity.ts';
+import { assessSeverity, type Severity, type SeverityAssessment } from '../matching/severity.ts';
 import { isWeakWord, marksWith, measuredCommon, type WordStats } from '../matching/word-weights.ts';
 import { officeReference } from '../register/office-links.ts';
 import { type OppositionWindow, oppositionWindow } from './opposition.ts';
@@ -340,6 +340,23 @@ export function oppositionSentence(
   return 'The source gives no publication date for opposition, so the opposition window is not known.';
 }
 
+/** The sentence every alert on a record without classes carries (docs/matching.md). */
+export const CLASSES_NOT_PUBLISHED =
+  'The source does not publish the Nice classes of this record, so the goods and services were not compared: the text and the territory decide, and the severity is at most medium.';
+
+/**
+ * A record without classes may be for goods far from the watch's: the text alone does not make
+ * the conflict high. The cap is a ceiling, so medium and low stay as they are.
+ */
+function capWithoutClasses(severity: SeverityAssessment): SeverityAssessment {
+  if (severity.severity !== 'high') return severity;
+  return {
+    ...severity,
+    severity: 'medium',
+    why: `${severity.why}, but the source publishes no Nice classes, which caps the severity at medium`,
+  };
+}
+
 /**
  * The severity, rationale and opposition window of a conflict the decision accepted. `stats`: the
  * register's counts of the brand's and the record's words (the watch's own, when not given).
@@ -350,11 +367,12 @@ export function assessAlert(
   decision: Decision,
   stats: WordStats = p.stats,
 ): Assessment {
-  const severity = assessSeverity(p, decision.reasons, {
+  const assessed = assessSeverity(p, decision.reasons, {
     markText: record.markText,
     classes: record.classes,
     stats,
   });
+  const severity = record.classes.length === 0 ? capWithoutClasses(assessed) : assessed;
   const { window } = oppositionWindow(record.jurisdiction, record.publishedAt);
   const blocks: Block[] = [];
   blocks.push({ heading: `Severity: ${severity.severity}`, pieces: [`${capital(severity.why)}.`] });
@@ -382,10 +400,7 @@ export function assessAlert(
       pieces: [`Shared Nice class${shared.classes.length > 1 ? 'es' : ''}: ${list}.`],
     });
   } else if (record.classes.length === 0) {
-    blocks.push({
-      heading: 'Goods and services',
-      pieces: ['The source gives no Nice classes for this record.'],
-    });
+    blocks.push({ heading: 'Goods and services', pieces: [CLASSES_NOT_PUBLISHED] });
   }
   const territory = decision.reasons.find((r) => r.kind === 'territory');
   const office = `${officeName(record.jurisdiction)} (${record.jurisdiction})`;
@@ -418,8 +433,8 @@ export function assessAlert(
   else {
     facts.push(', owner ', lit(record.ownerName));
     facts.push(
-      record.ownerCountryCode === null || record.ownerCountryCode === 'XX'
-        ? '.'
+      record.ownerCountryCode === null
+        ? ' (country not published by this source).'
         : ` (${record.ownerCountryCode}).`,
     );
   }

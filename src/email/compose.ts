@@ -8,8 +8,10 @@ import { officeReference } from '../register/office-links.ts';
 export type AlertLine = {
   alertId: string;
   markText: string;
-  ownerName: string;
-  ownerCountryCode: string;
+  /** Owner, country and status are null, and classes empty, when the source does not publish them. */
+  ownerName: string | null;
+  ownerCountryCode: string | null;
+  status: string | null;
   classes: number[];
   jurisdiction: string;
   filedAt: string;
@@ -31,6 +33,19 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.ch
 
 const day = (iso: string) => iso.slice(0, 10);
 
+/** What the e-mail says of a field the register record does not have. */
+export const NOT_PUBLISHED = 'not published by this source';
+
+function ownerText(a: AlertLine): string {
+  if (a.ownerName === null) return NOT_PUBLISHED;
+  const country = a.ownerCountryCode ?? `country ${NOT_PUBLISHED}`;
+  return `${oneLine(a.ownerName)} (${country})`;
+}
+
+const classesText = (a: AlertLine) =>
+  a.classes.length === 0 ? NOT_PUBLISHED : a.classes.join(', ');
+const statusText = (a: AlertLine) => (a.status === null ? NOT_PUBLISHED : oneLine(a.status));
+
 /** The alert e-mail of one watch's scan run: every new mark, and a link to each alert's page. */
 export function composeAlertEmail(
   watchName: string,
@@ -46,9 +61,20 @@ export function composeAlertEmail(
   const high = alerts.filter((a) => a.severity === 'high').length;
   const subject = `${oneLine(watchName)}: ${count} new ${count === 1 ? 'mark' : 'marks'} may conflict${high > 0 ? ` (${high} high)` : ''}`;
   const link = (a: AlertLine) => `${publicUrl}/alerts/${a.alertId}`;
-  const office = (a: AlertLine) => {
+  const office = (a: AlertLine) => `${officeName(a.jurisdiction)} (${a.jurisdiction})`;
+  // The number as the office writes it (US serial 79366581), not the mirror's key, and its page.
+  const number = (a: AlertLine) => {
     const ref = officeReference(a.externalId);
-    return `${officeName(a.jurisdiction)} (${a.jurisdiction})${ref === null ? '' : `, ${ref.label} ${ref.number}`}`;
+    return ref === null ? a.externalId : `${ref.label} ${ref.number}`;
+  };
+  const numberHtml = (a: AlertLine) => {
+    const ref = officeReference(a.externalId);
+    if (ref === null) return escapeHtml(a.externalId);
+    return `${escapeHtml(ref.label)} <a href="${escapeHtml(ref.url)}">${escapeHtml(ref.number)}</a>`;
+  };
+  const publicPage = (a: AlertLine) => {
+    const ref = officeReference(a.externalId);
+    return ref === null ? [] : [`  Public record (${ref.site}): ${ref.url}`];
   };
   const text = [
     `Trademark Watch found ${count} newly filed ${count === 1 ? 'mark' : 'marks'} that may conflict with your watch "${oneLine(watchName)}".`,
@@ -56,9 +82,11 @@ export function composeAlertEmail(
     ...alerts.flatMap((a) => [
       `- ${oneLine(a.markText)}`,
       `  Severity: ${a.severity}`,
-      `  Owner: ${oneLine(a.ownerName)} (${a.ownerCountryCode})`,
-      `  Classes: ${a.classes.join(', ')}`,
-      `  Office: ${office(a)}`,
+      `  Owner: ${ownerText(a)}`,
+      `  Classes: ${classesText(a)}`,
+      `  Status: ${statusText(a)}`,
+      `  Office: ${office(a)}, ${number(a)}`,
+      ...publicPage(a),
       `  Filed: ${day(a.filedAt)}`,
       `  Published for opposition: ${a.publishedAt === null ? 'not published by this source' : day(a.publishedAt)}`,
       `  Opposition: ${oppositionStatus(a.opposition, now)}`,
@@ -74,13 +102,14 @@ export function composeAlertEmail(
       (a) => `<tr>
   <td><a href="${escapeHtml(link(a))}">${escapeHtml(oneLine(a.markText))}</a></td>
   <td>${escapeHtml(a.severity)}</td>
-  <td>${escapeHtml(oneLine(a.ownerName))} (${escapeHtml(a.ownerCountryCode)})</td>
-  <td>${escapeHtml(a.classes.join(', '))}</td>
-  <td>${escapeHtml(office(a))}</td>
+  <td>${escapeHtml(ownerText(a))}</td>
+  <td>${escapeHtml(classesText(a))}</td>
+  <td>${escapeHtml(statusText(a))}</td>
+  <td>${escapeHtml(office(a))}, ${numberHtml(a)}</td>
   <td>${escapeHtml(day(a.filedAt))}</td>
   <td>${escapeHtml(oppositionStatus(a.opposition, now))}</td>
 </tr>
-<tr><td colspan="7" style="border-bottom: 1px solid #ddd">${
+<tr><td colspan="8" style="border-bottom: 1px solid #ddd">${
         a.rationale === undefined
           ? `<pre style="white-space: pre-wrap; font-family: inherit">${escapeHtml(a.rationalePlain)}</pre>`
           : renderMarkdown(a.rationale)
@@ -91,7 +120,7 @@ export function composeAlertEmail(
 <html lang="en"><body style="font-family: system-ui, sans-serif; color: #1a1a1a">
 <p>Trademark Watch found ${count} newly filed ${count === 1 ? 'mark' : 'marks'} that may conflict with your watch <strong>${escapeHtml(oneLine(watchName))}</strong>.</p>
 <table cellpadding="6" style="border-collapse: collapse">
-<thead><tr><th align="left">Mark</th><th align="left">Severity</th><th align="left">Owner</th><th align="left">Classes</th><th align="left">Office</th><th align="left">Filed</th><th align="left">Opposition</th></tr></thead>
+<thead><tr><th align="left">Mark</th><th align="left">Severity</th><th align="left">Owner</th><th align="left">Classes</th><th align="left">Status</th><th align="left">Office</th><th align="left">Filed</th><th align="left">Opposition</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>

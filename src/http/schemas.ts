@@ -50,14 +50,25 @@ export const HitSchema = z
     sourceCode: z.string(),
     externalId: z.string(),
     displayName: z.string(),
-    ownerName: z.string(),
-    ownerCountryCode: z.string(),
+    ownerName: z.string().nullable().meta({
+      description:
+        'The current owner as the source names it; null when the source does not publish one (never a placeholder).',
+    }),
+    ownerCountryCode: z.string().nullable().meta({
+      description:
+        'ST.3 code of the owner’s country; null when the source does not give it (never `XX` or another placeholder).',
+    }),
     jurisdiction: z.string(),
     filedAt: timestamp,
     registeredAt: timestamp.nullable(),
     expiresAt: timestamp.nullable(),
-    status: z.string(),
-    classes: z.array(z.int()),
+    status: z.string().nullable().meta({
+      description: 'The office’s status word; null when the source gives no status.',
+    }),
+    classes: z.array(z.int()).meta({
+      description:
+        'Nice classes; empty when the source publishes none (such a record is matched on text and territory, and its severity is at most medium).',
+    }),
     rawPayload: z.record(z.string(), z.unknown()),
     publishedAt: timestamp.nullable().meta({
       description:

@@ -249,12 +249,11 @@ export function matchCandidateIndex(set: CandidateIndex, watch: PreparedWatch): 
   const woDesignations = new Set(territory.woDesignations);
   const ids: number[] = [];
   for (const i of picked) {
-    if (
-      ((set.classesLow[i] as number) & low) === 0 &&
-      ((set.classesHigh[i] as number) & high) === 0
-    ) {
-      continue;
-    }
+    const recordLow = set.classesLow[i] as number;
+    const recordHigh = set.classesHigh[i] as number;
+    // A record without classes (none published by its source) is kept: text and territory decide.
+    const classless = recordLow === 0 && recordHigh === 0;
+    if (!classless && (recordLow & low) === 0 && (recordHigh & high) === 0) continue;
     const jurisdiction = set.jurisdiction[i] as string;
     const covered =
       offices.has(jurisdiction) ||

@@ -181,7 +181,10 @@ export type Reason =
   | { kind: 'territory'; detail: string; designations: string[] };
 
 export interface Decision {
-  /** True when a text rule fired, a Nice class is shared and a watch designation is covered. */
+  /**
+   * True when a text rule fired, a Nice class is shared (or the record has none: the source does
+   * not publish them) and a watch designation is covered.
+   */
   conflict: boolean;
   /** Text reasons (strongest first), then the `class_overlap` and `territory` facts that hold. */
   reasons: Reason[];
@@ -1106,7 +1109,10 @@ export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): D
       designations: covered,
     });
   }
-  const conflict = text.length > 0 && shared.length > 0 && covered.length > 0;
+  // A record whose source publishes no Nice class cannot share one: text and territory decide
+  // (docs/matching.md, "Records without classes"); its severity is capped (alert-assessment.ts).
+  const classesMatch = shared.length > 0 || record.classes.length === 0;
+  const conflict = text.length > 0 && classesMatch && covered.length > 0;
   let score = 0;
   if (conflict) for (const r of text) score = Math.max(score, SCORES[r.kind as TextReasonKind]);
   return { conflict, reasons, score };

@@ -9,9 +9,10 @@ export type RegisterRecord = {
   /** The source's own key: an ST.13 number where the office has one (`US500000098763166`). */
   externalId: string;
   markText: string;
-  ownerName: string;
-  /** ST.3 code of the owner's country, upper case. `XX` (ST.3: unknown) when the source lacks it. */
-  ownerCountryCode: string;
+  /** The current owner as the source names it; null when the source does not publish one. */
+  ownerName: string | null;
+  /** ST.3 code of the owner's country, upper case; null when the source does not give it. */
+  ownerCountryCode: string | null;
   /** ST.3 office code, upper case: a country, or `EM`, `BX`, `OA`, `AP`, `WO`. */
   jurisdiction: string;
   /** Designated countries (or `EM`) of a `WO` record, deduplicated and sorted; `[]` otherwise. */
@@ -25,8 +26,12 @@ export type RegisterRecord = {
    * `published-for-opposition-date`), UTC ISO 8601; null when the source does not say.
    */
   publishedAt: string | null;
-  status: string;
-  /** Nice classes 1..45, deduplicated and ascending. May be empty (see README). */
+  /** The office's status word; null when the source gives no status. */
+  status: string | null;
+  /**
+   * Nice classes 1..45, deduplicated and ascending; empty when the source publishes none (such a
+   * record is matched on text and territory alone: docs/matching.md).
+   */
   classes: number[];
   logoUrl: string | null;
   /** What the hit keeps verbatim: the JSON Lines object as read, or a reader's compact summary. */
@@ -107,6 +112,15 @@ const code = z
     error: CODE_MESSAGE,
   });
 
+/**
+ * The owner's country: absent, null or `XX` (ST.3's code for "unknown") all mean the source does
+ * not say, and the mirror stores that as null rather than as a code that looks like a country.
+ */
+const ownerCountry = code
+  .nullable()
+  .optional()
+  .transform((value) => (value === 'XX' ? null : (value ?? null)));
+
 // `EU` is what a watch designates; in a register record the EUIPO is the office `EM` (ST.3).
 const officeCode = code.refine((value) => value !== 'EU', {
   error: 'EU is not an office code: use EM for the EUIPO',
@@ -138,15 +152,16 @@ export const registerRecordSchema = z
   .object({
     externalId: text(100),
     markText: text(),
-    ownerName: text(),
-    ownerCountryCode: code,
+    ownerName: text().nullable().optional(),
+    ownerCountryCode: ownerCountry,
     jurisdiction: officeCode,
     designations: z.array(officeCode, need('an array of ST.3 codes')).nullable().optional(),
     filedAt: isoInstant,
     registeredAt: optionalInstant,
     expiresAt: optionalInstant,
     publishedAt: optionalInstant,
-    status: text(50),
+    // Required, as operations.md has it, but null when the source gives no status.
+    status: text(50).nullable(),
     classes: z.array(niceClass, need('an array of Nice classes')),
     logoUrl: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
@@ -204,7 +219,7 @@ export function parseRegisterRecord(
     record: {
       externalId: v.externalId,
       markText: v.markText,
-      ownerName: v.ownerName,
+      ownerName: v.ownerName ?? null,
       ownerCountryCode: v.ownerCountryCode,
       jurisdiction: v.jurisdiction,
       designations: sortedUnique(v.designations ?? []),

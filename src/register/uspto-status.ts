@@ -12,7 +12,8 @@ export type UsptoStatusWord =
   | 'pending';
 
 export type UsptoStatus = {
-  word: UsptoStatusWord;
+  /** Null for a code the table does not hold: what it means is not known here. */
+  word: UsptoStatusWord | null;
   /** USPTO's own text, e.g. `NEW APPLICATION - RECORD INITIALIZED NOT ASSIGNED TO EXAMINER`. */
   description: string | null;
   /** USPTO's Live/Dead/Indifferent column, e.g. `Live/Pending`. */
@@ -123,9 +124,11 @@ const STATUS_TABLE = loadStatusTable(
 
 /**
  * The status word of a USPTO `status-code`. A code missing from the table (USPTO adds codes now
- * and then) is `pending` with no description, so that the record is still imported.
+ * and then), or no code at all, gives no word rather than a guess: the record is imported with a
+ * null status and the code stays in its raw payload.
  */
 export function usptoStatus(code: string): UsptoStatus {
-  const key = code.trim().padStart(3, '0');
-  return STATUS_TABLE.get(key) ?? { word: 'pending', description: null, liveDead: null };
+  // Not padded when empty: `000` is the table's own "unknown" code, which the office did not write.
+  const key = code.trim() === '' ? '' : code.trim().padStart(3, '0');
+  return STATUS_TABLE.get(key) ?? { word: null, description: null, liveDead: null };
 }

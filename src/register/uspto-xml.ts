@@ -210,15 +210,15 @@ function currentOwner(owners: readonly Owner[]): Owner | null {
 /**
  * The owner's country: the nationality country (citizenship or country of organization), else
  * the address country; a `state` (nationality or address) is a US state, so `US`. Without any of
- * them the ST.3 code for "unknown" is used: `XX`.
+ * them the case-file does not say, and the record says nothing either (null).
  */
-function ownerCountry(owner: Owner): string {
+function ownerCountry(owner: Owner): string | null {
   for (const candidate of [owner.nationalityCountry, owner.country]) {
     const code = candidate?.trim().toUpperCase() ?? '';
     if (/^[A-Z]{2}$/.test(code)) return code;
   }
   if (owner.nationalityState?.trim() || owner.state?.trim()) return 'US';
-  return 'XX';
+  return null;
 }
 
 /** `016` → 16. Non-Nice codes (`A`, `B` certification marks, `200` collective membership) → null. */
@@ -240,8 +240,8 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
   const markText = cf.markText?.trim() ?? '';
   // Design-only and status-only records have no word element to watch.
   if (markText === '') return skip(`serial ${serial}: no mark-identification (no word element)`);
+  // A case-file without a named owner is still a mark that can conflict: its owner stays null.
   const owner = currentOwner(cf.owners);
-  if (owner === null) return skip(`serial ${serial}: no case-file-owner`);
   const filed = usptoDate(cf.filingDate);
   if (filed === undefined) return fail(`filing-date: "${cf.filingDate}" is not a YYYYMMDD date`);
   if (filed === null) return skip(`serial ${serial}: no filing-date`);
@@ -294,8 +294,8 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
     {
       externalId: usptoSt13(serial),
       markText,
-      ownerName: owner.name?.trim(),
-      ownerCountryCode: ownerCountry(owner),
+      ownerName: owner?.name?.trim() ?? null,
+      ownerCountryCode: owner === null ? null : ownerCountry(owner),
       jurisdiction: 'US',
       filedAt: filed,
       registeredAt: registered,
@@ -385,7 +385,7 @@ function describeXmlError(message: string): string {
  *
  * Memory holds one case-file's few captured fields at a time, whatever the file size. Each
  * `<case-file>` gives one item, numbered by the line of its start tag: a record, a skip (no word
- * mark, no owner or no filing date: design-only and status-only records) or an error (malformed
+ * mark or no filing date: design-only and status-only records) or an error (malformed
  * XML or data inside it; the parser then carries on with the next case-file). A truncated file
  * ends with an error for the case-file it cuts, and a source failure with a "read failed" error.
  */

@@ -210,10 +210,12 @@ function wipoDate(value: string | null): string | null | undefined {
 
 /**
  * The status word of a non-US record from ST.66's/ST.96's status text (`Registered`,
- * `Application filed`, `Registration cancelled` …). USPTO records use the USPTO code table.
+ * `Application filed`, `Registration cancelled` …). USPTO records use the USPTO code table. No
+ * status element, no status: null.
  */
-function statusWord(office: string | null, code: string | null): string {
+function statusWord(office: string | null, code: string | null): string | null {
   const text = code?.trim() ?? '';
+  if (text === '') return null;
   if (office === 'US' && /^\d{1,3}$/.test(text)) return usptoStatus(text).word;
   const t = text.toLowerCase();
   if (/cancel|invalid|revoked|surrender|removed/.test(t)) return 'cancelled';
@@ -252,8 +254,8 @@ function mapMark(mark: Mark, standard: WipoStandard, file: string): RecordItem {
   const label = `${office} ${number}`;
   const markText = mark.markText?.trim() ?? '';
   if (markText === '') return skip(`${label}: no MarkVerbalElementText (figurative mark)`);
+  // A mark without a named applicant is still a mark that can conflict: its owner stays null.
   const owner = currentApplicant(mark.applicants);
-  if (owner === null) return skip(`${label}: no applicant with a name`);
   const filed = wipoDate(mark.applicationDate);
   if (filed === undefined) return fail(`ApplicationDate: "${mark.applicationDate}" is not a date`);
   if (filed === null) return skip(`${label}: no ApplicationDate`);
@@ -292,9 +294,11 @@ function mapMark(mark: Mark, standard: WipoStandard, file: string): RecordItem {
     {
       externalId: externalId(office, number),
       markText,
-      ownerName: applicantName(owner),
+      ownerName: owner === null ? null : applicantName(owner),
       ownerCountryCode:
-        st3(owner.addressCountry) ?? st3(owner.nationality) ?? st3(owner.incorporation) ?? 'XX',
+        owner === null
+          ? null
+          : (st3(owner.addressCountry) ?? st3(owner.nationality) ?? st3(owner.incorporation)),
       jurisdiction: office,
       designations,
       filedAt: filed,
@@ -323,8 +327,9 @@ function describeXmlError(message: string): string {
  * (`Trademark` / `TradeMark`), numbered by the line of its start tag. Memory holds one mark's few
  * captured fields at a time. Applicants are read inside the mark (ST.96, EUIPO's ST.66) or, as
  * TSDR's ST.66 places them, next to it in the same `TransactionData`; a mark without applicants
- * inside is held until its `TransactionData` ends. A mark without a word element, an applicant or
- * an application date is skipped; bad data is an error item and reading goes on.
+ * inside is held until its `TransactionData` ends. A mark without a word element or an application
+ * date is skipped; one without a named applicant has a null owner; bad data is an error item and
+ * reading goes on.
  */
 export async function* readWipoXml(
   stream: AsyncIterable<Buffer | Uint8Array | string>,

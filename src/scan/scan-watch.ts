@@ -229,6 +229,7 @@ async function queueAlertEmail(
       markText: record.markText,
       ownerName: record.ownerName,
       ownerCountryCode: record.ownerCountryCode,
+      status: record.status,
       classes: record.classes,
       jurisdiction: record.jurisdiction,
       filedAt: record.filedAt,

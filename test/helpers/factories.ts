@@ -55,10 +55,11 @@ export function factories(db: Db) {
         publishedAt?: string | null;
         opposition?: unknown;
         jurisdiction?: string;
-        ownerName?: string;
-        ownerCountryCode?: string;
+        /** null: the source does not publish it. */
+        ownerName?: string | null;
+        ownerCountryCode?: string | null;
         classes?: number[];
-        status?: string;
+        status?: string | null;
       } = {},
     ) {
       const externalId = options.externalId ?? `EM5000000${unique()}`;
@@ -72,13 +73,14 @@ export function factories(db: Db) {
           externalId,
           entityType: 'trademark',
           displayName: options.markText ?? 'ACME',
-          ownerName: options.ownerName ?? 'Acme Holdings Ltd',
-          ownerCountryCode: options.ownerCountryCode ?? 'GB',
+          ownerName: options.ownerName === undefined ? 'Acme Holdings Ltd' : options.ownerName,
+          ownerCountryCode:
+            options.ownerCountryCode === undefined ? 'GB' : options.ownerCountryCode,
           jurisdiction: options.jurisdiction ?? 'EM',
           filedAt: '2026-10-01T00:00:00.000Z',
           registeredAt: null,
           expiresAt: null,
-          status: options.status ?? 'filed',
+          status: options.status === undefined ? 'filed' : options.status,
           classes: options.classes ?? [9, 42],
           rawPayload: { externalId, markText: options.markText ?? 'ACME' },
           publishedAt: options.publishedAt ?? null,

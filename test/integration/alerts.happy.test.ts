@@ -65,6 +65,25 @@ describe('alerts: happy paths', () => {
     assert.deepEqual(res.body.pagination, { nextCursor: null, limit: 50 });
   });
 
+  it('a hit whose source gives no owner, country, status or classes carries null and [], not placeholders', async () => {
+    const { auth } = await alertFixture();
+    const watch = await createWatch(server, auth);
+    const alertId = await server.make.makeAlert(watch.id, {
+      ownerName: null,
+      ownerCountryCode: null,
+      status: null,
+      classes: [],
+    });
+    // server.request also checks the body against the OpenAPI schema, which must allow the nulls.
+    const res = await server.request('GET', `/api/v1/alerts/${alertId}`, { headers: auth });
+    assert.equal(res.status, 200, res.text);
+    const { hit } = res.body.data;
+    assert.deepEqual(
+      [hit.ownerName, hit.ownerCountryCode, hit.status, hit.classes],
+      [null, null, null, []],
+    );
+  });
+
   it('severity= filters the list to one severity or a comma list of them', async () => {
     const { auth, watch } = await alertFixture();
     const high = await server.make.makeAlert(watch.id, { severity: 'high' });

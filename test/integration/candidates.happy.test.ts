@@ -40,6 +40,10 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
   const watches = BRANDS.map((name) =>
     prepareWatch({ name, niceClasses: [25], designations: ['DE', 'US'] }),
   );
+  // Each brand as a record whose source publishes no class (kept: text and territory decide), and
+  // as a record in another class only (left out by the class filter).
+  const classless = BRANDS.map((name) => makeRecord({ markText: name, classes: [] }));
+  const otherClass = BRANDS.map((name) => makeRecord({ markText: name, classes: [3] }));
 
   before(async () => {
     database = await createTestDatabase();
@@ -65,6 +69,7 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
         makeRecord({ markText, classes: [25], jurisdiction: i % 2 === 0 ? 'EM' : 'US' }),
       ),
     );
+    await importRecords(db, [...classless, ...otherClass]);
   });
   after(() => database.drop());
 
@@ -107,6 +112,35 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
       }
     }
     assert.ok(accepted > 100, `${accepted} accepted pairs checked`);
+  });
+
+  it('a record without classes is a candidate by both paths; one in another class is not', async () => {
+    const mirror = createRegisterMirror();
+    const toSeq = await highestChangeSeq(db);
+    const rows = await db.query<IndexedRecordRow>(
+      `SELECT id, tokens, sound_codes AS sound, compact_text AS compact, compact_len AS len,
+              classes, jurisdiction, designations FROM marks`,
+    );
+    const index = buildCandidateIndex(rows);
+    const externalIdOf = new Map(
+      (
+        await db.query<{ id: number; external_id: string }>('SELECT id, external_id FROM marks')
+      ).map((r) => [Number(r.id), r.external_id]),
+    );
+    for (const [i, watch] of watches.entries()) {
+      const wanted = (classless[i] as { externalId: string }).externalId;
+      const unwanted = (otherClass[i] as { externalId: string }).externalId;
+      const paths = {
+        sql: (await mirror.findCandidates(db, watch, { fromSeq: 0, toSeq })).map(
+          (r) => r.externalId,
+        ),
+        memory: matchCandidateIndex(index, watch).map((id) => externalIdOf.get(Number(id))),
+      };
+      for (const [path, ids] of Object.entries(paths)) {
+        assert.ok(ids.includes(wanted), `${watch.name}: ${path} drops the classless record`);
+        assert.ok(!ids.includes(unwanted), `${watch.name}: ${path} keeps a class 3 record`);
+      }
+    }
   });
 
   it('an incremental scan reads the in-memory index and finds the same candidates as SQL', async () => {

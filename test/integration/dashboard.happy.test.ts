@@ -307,6 +307,44 @@ describe('dashboard: pages', () => {
     }
   });
 
+  it('says "not published by this source" for each field the record lacks, and links the office number', async () => {
+    const { client, user } = await signedIn(server, { tier: 'solo' });
+    await client.post('/watches', watchForm({ name: 'Suveneer', scanCadence: 'daily' }));
+    const [watchId = ''] = await watchIdsOf(user.id);
+    const alertId = await server.make.makeAlert(watchId, {
+      externalId: 'US500000098763166',
+      markText: 'SUVENEER',
+      jurisdiction: 'US',
+      ownerName: null,
+      ownerCountryCode: null,
+      status: null,
+      classes: [],
+    });
+    const absent = (label: string) =>
+      new RegExp(
+        `<dt>${label}</dt><dd><span class="muted not-published">Not published by this source</span></dd>`,
+      );
+    const tsdr =
+      /US serial <a class="mono" href="https:\/\/tsdr\.uspto\.gov\/#caseNumber=98763166&amp;[^"]*"[^>]*>98763166<\/a>/;
+
+    const detail = (await client.get(`/alerts/${alertId}`)).text;
+    for (const label of ['Owner', 'Owner’s country', 'Nice classes', 'Status']) {
+      assert.match(detail, absent(label), `detail: ${label}`);
+    }
+    assert.match(detail, tsdr, 'detail: office number');
+
+    const list = (await client.get('/alerts')).text;
+    for (const label of ['Owner', 'Classes', 'Status']) {
+      assert.match(list, absent(label), `list: ${label}`);
+    }
+    assert.match(list, tsdr, 'list: office number');
+
+    const home = (await client.get('/')).text;
+    assert.equal(home.match(/Not published by this source/g)?.length, 2, 'home: owner, classes');
+    assert.match(home, tsdr, 'home: office number');
+    for (const page of [detail, list, home]) assert.doesNotMatch(page, /\(XX\)|\(null\)|>null</);
+  });
+
   it('answers an HTML 404 for another user’s alert', async () => {
     const owner = await signedIn(server, { tier: 'solo' });
     await owner.client.post('/watches', watchForm({ scanCadence: 'daily' }));

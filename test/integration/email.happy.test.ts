@@ -41,7 +41,18 @@ describe('alert e-mail', () => {
   });
 
   /** A watch of a fresh owner on `tier`, scanned once against two conflicting marks. */
-  async function scannedWatch(tier: 'free' | 'solo' | 'team') {
+  async function scannedWatch(
+    tier: 'free' | 'solo' | 'team',
+    records: Record<string, unknown>[] = [
+      makeRecord({
+        markText: 'NORTHWIND',
+        ownerName: 'Northwind Rival AG',
+        classes: [9, 42],
+        publishedAt: '2026-11-10',
+      }),
+      makeRecord({ markText: 'NORTHWYND' }),
+    ],
+  ) {
     const user = await factories(db).makeUser({ tier });
     const principal: Principal = {
       userId: user.id,
@@ -51,15 +62,7 @@ describe('alert e-mail', () => {
       ownerId: user.id,
       key: null,
     };
-    await importRecords(db, [
-      makeRecord({
-        markText: 'NORTHWIND',
-        ownerName: 'Northwind Rival AG',
-        classes: [9, 42],
-        publishedAt: '2026-11-10',
-      }),
-      makeRecord({ markText: 'NORTHWYND' }),
-    ]);
+    await importRecords(db, records);
     const watch = JSON.parse(
       await createWatchService(db).create(principal, {
         watchType: 'trademark',
@@ -118,6 +121,42 @@ describe('alert e-mail', () => {
       /The spelling differs from the watched brand by 1 letter: NORTHWYND against NORTHWIND \(I replaced by Y \(7th letter\)\)/,
     );
     assert.match(raw, /EUIPO: 3 months from publication/);
+  });
+
+  it('a field the source does not give reads "not published by this source", and the office number links to the office', async () => {
+    const record = makeRecord({
+      markText: 'NORTHWIND',
+      ownerName: null,
+      ownerCountryCode: null,
+      status: null,
+      classes: [],
+    });
+    const countryless = makeRecord({ markText: 'NORTHWINDS', ownerName: 'Nomad Ltd' });
+    delete (countryless as { ownerCountryCode?: string }).ownerCountryCode;
+    await scannedWatch('solo', [record, countryless]);
+    const transport = smtpTransport(smtp.url);
+    await flushDueEmails(db, transport, logger);
+    transport.close();
+    const raw = (smtp.received[0]?.raw ?? '').replace(/=\r?\n/g, '');
+    assert.match(raw, /\n {2}Owner: not published by this source\r?\n/);
+    assert.match(raw, /\n {2}Classes: not published by this source\r?\n/);
+    assert.match(raw, /\n {2}Status: not published by this source\r?\n/);
+    assert.match(raw, /\n {2}Owner: Nomad Ltd \(country not published by this source\)\r?\n/);
+    assert.doesNotMatch(raw, /\(XX\)|\(null\)|: null\r?\n/);
+    // The office number as EUIPO writes it (9 digits), not the mirror's key, and its public page.
+    const eutm = record.externalId.slice(-9);
+    assert.ok(raw.includes(`Office: EUIPO (EM), EUTM ${eutm}`), 'office number');
+    assert.ok(
+      raw.includes(
+        `Public record (EUIPO eSearch): https://euipo.europa.eu/eSearch/#details/trademarks/${eutm}`,
+      ),
+      'link in the text part',
+    );
+    assert.ok(
+      raw.includes(`href=3D"https://euipo.europa.eu/eSearch/#details/trademarks/${eutm}"`) ||
+        raw.includes(`href="https://euipo.europa.eu/eSearch/#details/trademarks/${eutm}"`),
+      'link in the HTML part',
+    );
   });
 
   it('emailedAt is set on every alert of the message once the server accepted it, not before', async () => {

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { importRecordFiles } from '../../src/register/import.ts';
 import { SAMPLE_MARKS_PATH } from '../../src/register/sample-marks.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
+import { makeCaseFile } from '../unit/register.helpers.ts';
 
 const USPTO = 'test/fixtures/uspto';
 
@@ -43,6 +47,41 @@ describe('marks import into the mirror', () => {
     assert.ok(((suveneer?.tokens ?? []) as string[]).includes('SUVENEER'));
     assert.ok(((suveneer?.sound_codes ?? []) as string[]).length > 0);
     assert.deepEqual((await mark('US500000071060608'))?.classes, [6, 20]);
+  });
+
+  it('what the source does not give is stored as null or no classes, never as a placeholder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tmw-absent-'));
+    try {
+      // A real-format case-file with no owner, no Nice class and no status code.
+      const xml = join(dir, 'absent.xml');
+      writeFileSync(
+        xml,
+        makeCaseFile({ serial: '97000002', owners: '', codes: [], statusCode: '' }),
+      );
+      const countryless = join(dir, 'countryless.xml');
+      writeFileSync(
+        countryless,
+        makeCaseFile({
+          serial: '97000003',
+          owners:
+            '<case-file-owner><party-type>10</party-type><party-name>Nowhere Ltd</party-name></case-file-owner>',
+        }),
+      );
+      const summary = await importRecordFiles(db, [xml, countryless]);
+      assert.deepEqual(summary, { imported: 2, updated: 0, skipped: 0, errors: [] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await importRecords(db, [
+      makeRecord({ externalId: 'EM500000018127518', ownerName: undefined, ownerCountryCode: 'XX' }),
+    ]);
+    const stored = async (externalId: string) => {
+      const m = await mark(externalId);
+      return [m?.owner_name, m?.owner_country_code, m?.status, m?.classes];
+    };
+    assert.deepEqual(await stored('US500000097000002'), [null, null, null, []]);
+    assert.deepEqual(await stored('US500000097000003'), ['Nowhere Ltd', null, 'filed', [12]]);
+    assert.deepEqual(await stored('EM500000018127518'), [null, null, 'filed', [9]]);
   });
 
   it('sparse USPTO records are skipped and counted', async () => {

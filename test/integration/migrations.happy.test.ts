@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { listMigrations, migrate } from '../../src/data/migrate.ts';
+import { UPGRADES } from '../../src/data/upgrades.ts';
+import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alert-assessment.ts';
 import { alertListChanges, insertAlertBefore008, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
@@ -173,6 +175,133 @@ describe('migrations: 008 on a database that holds alerts and marks', () => {
     await assert.rejects(
       db.query(`UPDATE alerts SET severity = NULL WHERE id = $1`, [identical]),
       /null value in column "severity"/,
+    );
+  });
+});
+
+describe('migrations: 014 on a database that holds made-up owners, countries, statuses and classes', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  // What the bundled sample of earlier versions held for an EUIPO text: the placeholders the
+  // importers and the sample wrote where the source said nothing.
+  const PLACEHOLDER_PAYLOAD = {
+    externalId: 'EM500000018127518',
+    markText: 'ACME',
+    provenance: {
+      source: 'euipo-trademarks2020',
+      classesSynthetic: true,
+      ownerInSource: false,
+      statusInSource: false,
+    },
+  };
+
+  const insertMark = (db: TestDatabase['db'], externalId: string, fields: string) =>
+    db.query(
+      `INSERT INTO marks (source_code, external_id, mark_text, owner_name, owner_country_code,
+                          jurisdiction, designations, filed_at, status, classes, raw_payload,
+                          norm_text, compact_text, compact_len, tokens, sound_codes)
+       VALUES ('global_trademark_database', $1, 'ACME', ${fields}, 'EM', '{}', '2019-09-23',
+               $2, $3, $4::text::jsonb, 'ACME', 'ACME', 4, '{ACME}', '{AKM}')`,
+      [externalId, 'filed', '{34}', JSON.stringify(PLACEHOLDER_PAYLOAD)],
+    );
+
+  it('turns the placeholders into null (or no classes), re-assesses their alerts and leaves real values alone', async () => {
+    const { db } = database;
+    const before014 = listMigrations().filter((m) => m.version < '014');
+    await db.transaction(async (tx) => {
+      for (const migration of before014) {
+        await tx.exec(migration.sql);
+        await UPGRADES[migration.version]?.(tx);
+      }
+      await tx.query(
+        'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      for (const migration of before014) {
+        await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+      }
+    });
+    // The watch is "Acme" in class 9 for DE. The invented record is the identical text ACME in
+    // the computed class 34; the real one is an ordinary hit the factory makes.
+    const { watchId } = await ownerWithAlerts(db, 0);
+    const make = factories(db);
+    const invented = await make.makeAlert(watchId, {
+      externalId: PLACEHOLDER_PAYLOAD.externalId,
+      markText: 'ACME',
+      ownerName: '(not in source data)',
+      ownerCountryCode: 'XX',
+      status: 'filed',
+      classes: [34],
+      rationale: '**Severity: high.** Owner `(not in source data)`, shared Nice class 34.',
+      severity: 'high',
+    });
+    await db.query(
+      `UPDATE hits SET raw_payload = $2::text::jsonb
+        WHERE id = (SELECT hit_id FROM alerts WHERE id = $1)`,
+      [invented, JSON.stringify(PLACEHOLDER_PAYLOAD)],
+    );
+    const real = await make.makeAlert(watchId, { markText: 'ACMEE', severity: 'high' });
+    await insertMark(db, PLACEHOLDER_PAYLOAD.externalId, `'(not in source data)', 'XX'`);
+    await db.query(
+      `INSERT INTO marks (source_code, external_id, mark_text, owner_name, owner_country_code,
+                          jurisdiction, designations, filed_at, status, classes, raw_payload,
+                          norm_text, compact_text, compact_len, tokens, sound_codes)
+       VALUES ('global_trademark_database', 'EM500000018000002', 'ACMEE', 'Acme Rival SA', 'FR',
+               'EM', '{}', '2026-10-01', 'registered', '{9}', '{}', 'ACMEE', 'ACMEE', 5,
+               '{ACMEE}', '{AKM}')`,
+    );
+    const seqBefore = await db.query<{ external_id: string; change_seq: string }>(
+      'SELECT external_id, change_seq FROM marks ORDER BY external_id',
+    );
+
+    assert.deepEqual(await migrate(db), ['014_no_invented_values']);
+
+    const marks = await db.query<Record<string, unknown>>(
+      `SELECT external_id, owner_name, owner_country_code, status, classes, change_seq
+         FROM marks ORDER BY external_id`,
+    );
+    assert.deepEqual(
+      marks.map((m) => [m.external_id, m.owner_name, m.owner_country_code, m.status, m.classes]),
+      [
+        ['EM500000018000002', 'Acme Rival SA', 'FR', 'registered', [9]],
+        ['EM500000018127518', null, null, null, []],
+      ],
+    );
+    assert.deepEqual(
+      marks.map((m) => String(m.change_seq)),
+      seqBefore.map((m) => String(m.change_seq)),
+      'no record takes a new change_seq: nothing new was published',
+    );
+
+    const alerts = await db.query<{
+      id: string;
+      severity: string;
+      rationale: string;
+      json: string;
+    }>('SELECT id, severity, rationale, api_json AS json FROM alerts');
+    const byId = new Map(alerts.map((a) => [a.id, a]));
+    const corrected = byId.get(invented);
+    const json = JSON.parse(corrected?.json ?? '{}');
+    assert.deepEqual(
+      [json.hit.ownerName, json.hit.ownerCountryCode, json.hit.status, json.hit.classes],
+      [null, null, null, []],
+      'the API JSON is rebuilt from the corrected hit',
+    );
+    // Identical text, no classes: medium, and the rationale no longer quotes the placeholders.
+    assert.equal(corrected?.severity, 'medium');
+    assert.ok(corrected?.rationale.includes(CLASSES_NOT_PUBLISHED), corrected?.rationale);
+    assert.match(corrected?.rationale ?? '', /owner not published by this source/);
+    assert.doesNotMatch(corrected?.rationale ?? '', /not in source data|XX|34/);
+    const untouched = byId.get(real);
+    assert.equal(untouched?.severity, 'high');
+    assert.equal(JSON.parse(untouched?.json ?? '{}').hit.ownerName, 'Acme Holdings Ltd');
+    assert.equal(
+      (await db.query('SELECT 1 FROM pg_class WHERE relname = $1', ['invented_hits'])).length,
+      0,
+      'the temporary table is gone',
     );
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
+import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alert-assessment.ts';
 import { PLANS } from '../../src/domain/plans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
@@ -176,6 +177,44 @@ describe('scans', () => {
     const watch = await makeWatch('Northwind');
     await scanner.scan({});
     assert.equal((await alertsOf(watch.id)).length, 0);
+  });
+
+  it('a record without classes raises an alert on text and territory, capped at medium, and says why', async () => {
+    // The source publishes no Nice class: identical text would be high, the cap makes it medium.
+    const classless = makeRecord({
+      markText: 'NORTHWIND',
+      classes: [],
+      ownerName: null,
+      ownerCountryCode: null,
+      status: null,
+    });
+    const elsewhere = makeRecord({ markText: 'NORTHWIND', classes: [], jurisdiction: 'US' });
+    await importRecords(db, [classless, elsewhere]);
+    const watch = await makeWatch('Northwind');
+    await scanner.scan({});
+    // The same through an incremental scan, whose candidates come from the in-memory range index.
+    const later = makeRecord({ markText: 'NORTH WIND', classes: [] });
+    await importRecords(db, [later]);
+    await scanner.scan({});
+    const rows = await db.query<{ json: string }>(
+      'SELECT a.api_json AS json FROM alerts a WHERE a.watch_id = $1',
+      [watch.id],
+    );
+    const alerts = new Map(
+      rows.map((r) => JSON.parse(r.json)).map((a) => [a.hit.externalId as string, a]),
+    );
+    assert.deepEqual([...alerts.keys()].sort(), [classless.externalId, later.externalId].sort());
+    for (const alert of alerts.values()) {
+      assert.equal(alert.severity, 'medium');
+      assert.match(alert.rationale, /source publishes no Nice classes, which caps the severity/);
+      assert.ok(alert.rationale.includes(CLASSES_NOT_PUBLISHED), alert.rationale);
+    }
+    const hit = alerts.get(classless.externalId).hit;
+    assert.deepEqual(
+      [hit.ownerName, hit.ownerCountryCode, hit.status, hit.classes],
+      [null, null, null, []],
+    );
+    assert.match(alerts.get(classless.externalId).rationale, /owner not published by this source/);
   });
 
   it('a WO record designating EM and a BX record reach a watch on DE and NL', async () => {

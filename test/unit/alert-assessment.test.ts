@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type AssessedRecord, assessAlert, codeSpan } from '../../src/domain/alert-assessment.ts';
+import {
+  type AssessedRecord,
+  assessAlert,
+  CLASSES_NOT_PUBLISHED,
+  codeSpan,
+} from '../../src/domain/alert-assessment.ts';
 import { renderMarkdown } from '../../src/markdown.ts';
 import { compareMarks, decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
 import { assessSeverity } from '../../src/matching/severity.ts';
@@ -160,5 +165,46 @@ describe('rationale', () => {
     assert.equal(codeSpan('`A`'), '`` `A` ``');
     assert.equal(codeSpan('A\r\nB'), '`A B`');
     assert.equal(renderMarkdown(codeSpan('`A`')).trim(), '<p><code>`A`</code></p>');
+  });
+});
+
+describe('a record whose source publishes no classes, owner or country', () => {
+  const assess = (brand: string, over: Partial<AssessedRecord>) => {
+    const p = watch(brand);
+    const r = record(brand.toUpperCase(), over);
+    return assessAlert(p, r, decideConflictPrepared(p, r));
+  };
+
+  it('identical text is capped at medium, and the rationale says the classes are not published', () => {
+    const a = assess('Tusimple', { classes: [] });
+    assert.equal(a.severity, 'medium');
+    assert.ok(a.rationale.includes(CLASSES_NOT_PUBLISHED), a.rationale);
+    assert.match(a.rationale, /^\*\*Severity: medium\.\*\* .*caps the severity at medium\./);
+    assert.equal(assess('Tusimple', { classes: [25] }).severity, 'high', 'with classes: high');
+  });
+
+  it('a severity below the cap stays as it is', () => {
+    const p = watch('Tusimple');
+    const r = record('TUSIMPLE TRUCKING LOGISTICS', { classes: [] });
+    const a = assessAlert(p, r, decideConflictPrepared(p, r));
+    const withClasses = assessAlert(
+      p,
+      { ...r, classes: [25] },
+      decideConflictPrepared(p, { ...r, classes: [25] }),
+    );
+    assert.equal(a.severity, withClasses.severity);
+    assert.notEqual(a.severity, 'high');
+  });
+
+  it('an absent owner or country is said to be not published, never shown as a code', () => {
+    assert.match(
+      assess('Tusimple', { ownerName: null, ownerCountryCode: null }).rationale,
+      /, owner not published by this source\./,
+    );
+    const countryless = assess('Tusimple', { ownerCountryCode: null }).rationalePlain;
+    assert.match(
+      countryless,
+      /owner Rival Holdings LLC \(country not published by this source\)\./,
+    );
   });
 });

@@ -176,6 +176,20 @@ describe('decideConflict: class and territory are required', () => {
       ['exact', 'territory'],
     );
   });
+  it('a record without classes (none published): text and territory decide, no class reason', () => {
+    const d = decideConflict(watch('NIKE'), { markText: 'NIKE', classes: [], jurisdiction: 'EM' });
+    assert.equal(d.conflict, true);
+    assert.deepEqual(
+      d.reasons.map((r) => r.kind),
+      ['exact', 'territory'],
+    );
+    const outside = decideConflict(watch('NIKE'), {
+      markText: 'NIKE',
+      classes: [],
+      jurisdiction: 'US',
+    });
+    assert.equal(outside.conflict, false, 'the territory still has to be covered');
+  });
   it('a national record outside the watched countries: no conflict', () => {
     const d = decideConflict(watch('NIKE'), {
       markText: 'NIKE',

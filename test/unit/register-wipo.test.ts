@@ -112,6 +112,19 @@ describe('WIPO ST.96 and ST.66 documents', () => {
     );
   });
 
+  it('a mark without applicants, classes or status is imported with them absent, none invented', async () => {
+    const source = text(ST96)
+      .replace(/<ns2:ApplicantBag>[\s\S]*?<\/ns2:ApplicantBag>/, '')
+      .replaceAll(/<ns2:ClassNumber>\d+<\/ns2:ClassNumber>/g, '')
+      .replace(/<ns2:MarkCurrentStatusCode>\d+<\/ns2:MarkCurrentStatusCode>/, '');
+    const record = onlyRecord(await collect(readWipoXml(chunked(source, 4096), 'st96', 'f.xml')));
+    assert.equal(record.markText, 'JAVA');
+    assert.deepEqual(
+      [record.ownerName, record.ownerCountryCode, record.classes, record.status],
+      [null, null, [], null],
+    );
+  });
+
   it('a date that is not a date is an error naming the element', async () => {
     const source = text(ST66).replace('2000-05-09-04:00', '2000-13-09');
     const items = await collect(readWipoXml(chunked(source, 4096), 'st66', 'f.xml'));

@@ -207,11 +207,6 @@ describe('USPTO XML: malformed input', () => {
     );
   });
 
-  test('a case-file with a mark but no owner is skipped with a reason', async () => {
-    const items = await xmlItems(makeCaseFile({ owners: '' }));
-    assert.deepEqual(summary(items), [[1, 'skipped: serial 97000001: no case-file-owner']]);
-  });
-
   test('an undefined entity is an error of its case-file', async () => {
     const items = await xmlItems(makeCaseFile({ mark: 'CAF&eacute;' }));
     assert.equal(items.length, 1);

@@ -307,10 +307,29 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
     assert.deepEqual([record.ownerName, record.ownerCountryCode], ['First SAS', 'FR']);
   });
 
-  test('an owner with no country or state gets the ST.3 "unknown" code XX', async () => {
+  test('an owner with no country or state has no country, not the placeholder XX', async () => {
     const owners =
       '<case-file-owner><party-type>10</party-type><party-name>Nowhere Ltd</party-name></case-file-owner>';
-    assert.equal(onlyRecord(await xmlFromText(makeCaseFile({ owners }))).ownerCountryCode, 'XX');
+    const record = onlyRecord(await xmlFromText(makeCaseFile({ owners })));
+    assert.deepEqual([record.ownerName, record.ownerCountryCode], ['Nowhere Ltd', null]);
+  });
+
+  test('a case-file without an owner is imported with no owner and no country', async () => {
+    const record = onlyRecord(await xmlFromText(makeCaseFile({ owners: '' })));
+    assert.deepEqual(
+      [record.markText, record.ownerName, record.ownerCountryCode],
+      ['ACME ROCKETS', null, null],
+    );
+  });
+
+  test('a case-file without a Nice class has no classes, none computed', async () => {
+    const record = onlyRecord(await xmlFromText(makeCaseFile({ codes: [] })));
+    assert.deepEqual(record.classes, []);
+  });
+
+  test('a case-file without a status code has no status, not the table\'s 000 "unknown"', async () => {
+    const record = onlyRecord(await xmlFromText(makeCaseFile({ statusCode: '' })));
+    assert.equal(record.status, null);
   });
 
   test('ST.13 of a US serial is US + 50 + 0000 + the serial on 9 digits', () => {
@@ -346,8 +365,8 @@ describe('USPTO status codes map to status words', () => {
     });
   }
 
-  test('a code missing from the table is pending, without a description', () => {
-    assert.deepEqual(usptoStatus('999'), { word: 'pending', description: null, liveDead: null });
+  test('a code missing from the table gives no status word rather than a guess', () => {
+    assert.deepEqual(usptoStatus('999'), { word: null, description: null, liveDead: null });
   });
 });
 
@@ -544,6 +563,43 @@ describe('reading a file whatever its format', () => {
     const path = join(dir, 'empty.jsonl');
     writeFileSync(path, '\n  \n');
     assert.deepEqual(await collect(readRecordFile(path)), []);
+  });
+});
+
+describe('record schema: what the source does not give stays absent', () => {
+  const base = {
+    externalId: 'EM500000018127518',
+    markText: 'YAYBYC',
+    jurisdiction: 'EM',
+    filedAt: '2019-09-23',
+    status: 'filed',
+    classes: [],
+  };
+
+  test('a line without an owner has a null owner and country', () => {
+    const result = parseRegisterRecord(base);
+    assert.ok(result.ok, result.ok ? '' : result.error);
+    assert.deepEqual([result.record.ownerName, result.record.ownerCountryCode], [null, null]);
+  });
+
+  test('the ST.3 code XX ("unknown") is stored as no country, not as a country', () => {
+    const result = parseRegisterRecord({ ...base, ownerName: 'Someone', ownerCountryCode: 'xx' });
+    assert.ok(result.ok, result.ok ? '' : result.error);
+    assert.deepEqual([result.record.ownerName, result.record.ownerCountryCode], ['Someone', null]);
+  });
+
+  test('a null status is kept null; a missing one is still an error (operations.md: required)', () => {
+    const nullStatus = parseRegisterRecord({ ...base, status: null });
+    assert.ok(nullStatus.ok, nullStatus.ok ? '' : nullStatus.error);
+    assert.equal(nullStatus.record.status, null);
+    const { status: _omitted, ...withoutStatus } = base;
+    assert.deepEqual(parseRegisterRecord(withoutStatus), { ok: false, error: 'status: required' });
+  });
+
+  test('an empty class list stays empty', () => {
+    const result = parseRegisterRecord(base);
+    assert.ok(result.ok);
+    assert.deepEqual(result.record.classes, []);
   });
 });
 

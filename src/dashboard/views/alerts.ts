@@ -28,13 +28,13 @@ export type AlertView = {
     sourceCode: string;
     externalId: string;
     displayName: string;
-    ownerName: string;
-    ownerCountryCode: string;
+    ownerName: string | null;
+    ownerCountryCode: string | null;
     jurisdiction: string;
     filedAt: string;
     registeredAt: string | null;
     expiresAt: string | null;
-    status: string;
+    status: string | null;
     classes: number[];
     rawPayload: Record<string, unknown>;
     publishedAt: string | null;
@@ -56,8 +56,28 @@ function opposition(hit: AlertView['hit'], now: Date): SafeHtml {
   return html`<span class="${closed ? 'muted' : 'opposition-open'}">Opposition ${status}</span> <span class="muted">at the ${hit.opposition.office}</span>`;
 }
 
+/** A field the register record does not have: said so, never a placeholder value. */
+export const notPublished = (): SafeHtml =>
+  html`<span class="muted not-published">Not published by this source</span>`;
+
+/** The owner and country, each said to be absent when the source does not give it. */
+export function ownerWithCountry(hit: Pick<AlertView['hit'], 'ownerName' | 'ownerCountryCode'>) {
+  if (hit.ownerName === null) return notPublished();
+  if (hit.ownerCountryCode === null) {
+    return html`${hit.ownerName} <span class="muted">(country not published by this source)</span>`;
+  }
+  return html`${hit.ownerName} (${hit.ownerCountryCode})`;
+}
+
+export function classList(classes: readonly number[]): SafeHtml {
+  return classes.length === 0 ? notPublished() : html`${classes.join(', ')}`;
+}
+
+const orNotPublished = (value: string | null): SafeHtml =>
+  value === null ? notPublished() : html`${value}`;
+
 /** The office number as the office writes it, linked to its public page where one is known. */
-function officeNumber(hit: AlertView['hit']): SafeHtml {
+export function officeNumber(hit: Pick<AlertView['hit'], 'externalId'>): SafeHtml {
   const ref = officeReference(hit.externalId);
   if (ref === null) return html`<span class="mono">${hit.externalId}</span>`;
   return html`${ref.label} <a class="mono" href="${ref.url}" rel="noopener noreferrer" target="_blank">${ref.number}</a>`;
@@ -144,10 +164,10 @@ function alertItem(
       <h2 class="alert-item__title"><a href="/alerts/${alert.id}">${hit.displayName}</a> ${SEVERITY_PILL[alert.severity]} ${STATE_PILL[alert.state]}</h2>
       <p class="alert-item__meta">May conflict with ${watchLink(alert.watchId, o.watchNames)} · found ${time(alert.createdAt)}</p>
       <dl class="facts">
-        <div><dt>Owner</dt><dd>${hit.ownerName} (${hit.ownerCountryCode})</dd></div>
+        <div><dt>Owner</dt><dd>${ownerWithCountry(hit)}</dd></div>
         <div><dt>Office</dt><dd>${officeName(hit.jurisdiction)} (${hit.jurisdiction})</dd></div>
-        <div><dt>Classes</dt><dd>${hit.classes.join(', ')}</dd></div>
-        <div><dt>Status</dt><dd>${hit.status}</dd></div>
+        <div><dt>Classes</dt><dd>${classList(hit.classes)}</dd></div>
+        <div><dt>Status</dt><dd>${orNotPublished(hit.status)}</dd></div>
         <div><dt>Filed</dt><dd>${time(hit.filedAt, { dateOnly: true })}</dd></div>
         <div><dt>Number</dt><dd>${officeNumber(hit)}</dd></div>
         <div><dt>Opposition</dt><dd>${opposition(hit, o.now)}</dd></div>
@@ -342,13 +362,13 @@ export function alertDetailPage(o: {
         <h2 id="mark-title">The filed mark</h2>
         <dl class="details">
           <div><dt>Mark</dt><dd>${hit.displayName}</dd></div>
-          <div><dt>Owner</dt><dd>${hit.ownerName}</dd></div>
-          <div><dt>Owner’s country</dt><dd>${hit.ownerCountryCode}</dd></div>
+          <div><dt>Owner</dt><dd>${orNotPublished(hit.ownerName)}</dd></div>
+          <div><dt>Owner’s country</dt><dd>${orNotPublished(hit.ownerCountryCode)}</dd></div>
           <div><dt>Office</dt><dd>${officeName(hit.jurisdiction)} (${hit.jurisdiction})</dd></div>
-          <div><dt>Nice classes</dt><dd>${hit.classes.join(', ')}</dd></div>
-          <div><dt>Status</dt><dd>${hit.status}</dd></div>
+          <div><dt>Nice classes</dt><dd>${classList(hit.classes)}</dd></div>
+          <div><dt>Status</dt><dd>${orNotPublished(hit.status)}</dd></div>
           <div><dt>Filed</dt><dd>${time(hit.filedAt, { dateOnly: true })}</dd></div>
-          <div><dt>Published for opposition</dt><dd>${hit.publishedAt === null ? html`<span class="muted">Not published by this source</span>` : time(hit.publishedAt, { dateOnly: true })}</dd></div>
+          <div><dt>Published for opposition</dt><dd>${hit.publishedAt === null ? notPublished() : time(hit.publishedAt, { dateOnly: true })}</dd></div>
           <div><dt>Opposition</dt><dd>${opposition(hit, o.now)}</dd></div>
           <div><dt>Registered</dt><dd>${time(hit.registeredAt, { dateOnly: true })}</dd></div>
           <div><dt>Expires</dt><dd>${time(hit.expiresAt, { dateOnly: true })}</dd></div>

@@ -1,6 +1,6 @@
 import { type Plan, TIER_LABEL } from '../../domain/plans.ts';
 import { html } from '../html.ts';
-import type { AlertView } from './alerts.ts';
+import { type AlertView, classList, officeNumber, ownerWithCountry } from './alerts.ts';
 import { time } from './components.ts';
 import { plural } from './format.ts';
 import { layout, pageHeader, type Viewer } from './layout.ts';
@@ -51,13 +51,14 @@ export function homePage(o: {
             : html`<p class="empty">Nothing new. Your watches are being scanned; new filings that may conflict show up here.</p>`
           : html`<div class="table-wrap"><table class="table table--cards">
           <caption class="visually-hidden">Latest unread alerts</caption>
-          <thead><tr><th scope="col">Filed mark</th><th scope="col">Your watch</th><th scope="col">Owner</th><th scope="col">Classes</th><th scope="col">Found</th></tr></thead>
+          <thead><tr><th scope="col">Filed mark</th><th scope="col">Your watch</th><th scope="col">Office number</th><th scope="col">Owner</th><th scope="col">Classes</th><th scope="col">Found</th></tr></thead>
           <tbody>${o.latestUnread.map(
             (alert) => html`<tr>
               <th scope="row"><a href="/alerts/${alert.id}">${alert.hit.displayName}</a></th>
               <td data-label="Your watch">${o.watchNames.get(alert.watchId) ?? ''}</td>
-              <td data-label="Owner">${alert.hit.ownerName} (${alert.hit.ownerCountryCode})</td>
-              <td data-label="Classes">${alert.hit.classes.join(', ')}</td>
+              <td data-label="Office number">${officeNumber(alert.hit)}</td>
+              <td data-label="Owner">${ownerWithCountry(alert.hit)}</td>
+              <td data-label="Classes">${classList(alert.hit.classes)}</td>
               <td data-label="Found">${time(alert.createdAt)}</td>
             </tr>`,
           )}</tbody></table></div>`

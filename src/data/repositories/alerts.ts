@@ -106,13 +106,14 @@ export type NewHit = {
   externalId: string;
   entityType: string;
   displayName: string;
-  ownerName: string;
-  ownerCountryCode: string;
+  /** Null when the source does not publish it, as the record's owner, country and status. */
+  ownerName: string | null;
+  ownerCountryCode: string | null;
   jurisdiction: string;
   filedAt: string;
   registeredAt: string | null;
   expiresAt: string | null;
-  status: string;
+  status: string | null;
   classes: number[];
   rawPayload: unknown;
   /** When the office published the record for opposition; null when the source does not say. */

@@ -74,14 +74,16 @@ function copyRow(r: MarkUpsert): string {
   // dates, codes, numbers and the match keys never hold one, most texts neither.
   const raw = JSON.stringify(r.rawPayload);
   const plain = !COPY_SPECIAL.test(
-    r.externalId + r.markText + r.ownerName + r.status + raw + (r.logoUrl ?? ''),
+    r.externalId + r.markText + (r.ownerName ?? '') + (r.status ?? '') + raw + (r.logoUrl ?? ''),
   );
   const text = plain ? (v: string) => v : copyValue;
-  return `${text(r.sourceCode)}\t${text(r.externalId)}\t${text(r.markText)}\t${text(r.ownerName)}\t${text(
+  // Owner, country and status are null when the source does not give them (COPY's \N).
+  const maybe = (v: string | null) => (v === null ? '\\N' : text(v));
+  return `${text(r.sourceCode)}\t${text(r.externalId)}\t${text(r.markText)}\t${maybe(r.ownerName)}\t${maybe(
     r.ownerCountryCode,
   )}\t${text(r.jurisdiction)}\t${copyTextArray(r.designations)}\t${r.filedAt}\t${copyValue(
     r.registeredAt,
-  )}\t${copyValue(r.expiresAt)}\t${copyValue(r.publishedAt)}\t${text(r.status)}\t${copyNumberArray(r.classes)}\t${copyValue(
+  )}\t${copyValue(r.expiresAt)}\t${copyValue(r.publishedAt)}\t${maybe(r.status)}\t${copyNumberArray(r.classes)}\t${copyValue(
     r.logoUrl,
   )}\t${text(raw)}\t${copyValue(r.normText)}\t${copyValue(r.compactText)}\t${r.compactLength}\t${copyTextArray(
     r.tokens,

@@ -125,7 +125,7 @@ export const CANDIDATE_SETTINGS = `SELECT set_config('plan_cache_mode', 'force_c
 
 /**
  * The register mirror (table marks) as the `global_trademark_database` source. Candidates are
- * records sharing a Nice class, possibly covering a watched territory, and any of the watch's
+ * records sharing a Nice class (or without any: their source publishes none), possibly covering a watched territory, and any of the watch's
  * search keys (src/matching/candidates.ts), each served by an index (002_register_mirror.sql,
  * 008_alert_assessment.sql, docs/matching.md): tokens (forms, words, runs, stems, anchors and the
  * texts one edit away); phonetic codes; and, for brands of 8+ characters, trigram similarity of
@@ -184,7 +184,7 @@ export function createRegisterMirror(): SourceAdapter {
       const sql = `SELECT ${RECORD_COLUMNS}
        FROM marks m
       WHERE m.source_code = '${MIRROR_SOURCE}'
-        AND m.classes && $1::int[]
+        AND (m.classes && $1::int[] OR m.classes = '{}')
         AND m.change_seq > $2 AND m.change_seq <= $3
         AND (m.jurisdiction = ANY($4::text[])
              OR (m.jurisdiction = 'WO' AND m.designations && $5::text[]))

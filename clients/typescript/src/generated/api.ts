@@ -278,8 +278,10 @@ export interface components {
             sourceCode: string;
             externalId: string;
             displayName: string;
-            ownerName: string;
-            ownerCountryCode: string;
+            /** @description The current owner as the source names it; null when the source does not publish one (never a placeholder). */
+            ownerName: string | null;
+            /** @description ST.3 code of the owner’s country; null when the source does not give it (never `XX` or another placeholder). */
+            ownerCountryCode: string | null;
             jurisdiction: string;
             /**
              * Format: date-time
@@ -288,7 +290,9 @@ export interface components {
             filedAt: string;
             registeredAt: string | null;
             expiresAt: string | null;
-            status: string;
+            /** @description The office’s status word; null when the source gives no status. */
+            status: string | null;
+            /** @description Nice classes; empty when the source publishes none (such a record is matched on text and territory, and its severity is at most medium). */
             classes: number[];
             rawPayload: {
                 [key: string]: unknown;
