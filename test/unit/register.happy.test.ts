@@ -71,6 +71,9 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
       markDrawingCode: '0',
       internationalCodes: ['016'],
       classes: [16],
+      // Its only statement is a description of the mark (DM), not a disclaimer (D0, D1).
+      disclaimers: [],
+      disclaimedWords: [],
       owners: [
         {
           partyType: 10,
