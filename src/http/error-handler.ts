@@ -69,8 +69,24 @@ function isDependencyOutage(error: unknown): boolean {
   return typeof code === 'string' && (CONNECTION_CODES.has(code) || OUTAGE_SQLSTATE.test(code));
 }
 
+/**
+ * The client closed its connection before its request was complete (Node's "aborted", which
+ * Fastify raises while reading the body). Its code, ECONNRESET, is also a dependency's: this one
+ * is the client's doing, an ordinary 400 that nobody will read, never an outage or a stack trace.
+ */
+function isClientAbort(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' && message === 'aborted';
+}
+
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isClientAbort(error)) {
+    return new ApiError(
+      'malformed_request',
+      'The client closed the request before it was complete.',
+    );
+  }
   if (isDependencyOutage(error)) {
     return new ApiError(
       'unavailable',
