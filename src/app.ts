@@ -25,6 +25,7 @@ import {
 import { useStrictJsonBodies } from './http/json-body.ts';
 import { openApiDocumentTransform, openApiRouteTransform } from './http/openapi-document.ts';
 import { openApiInfo } from './http/openapi-info.ts';
+import { FailedAuthLimiter } from './http/rate-limit/failed-auth.ts';
 import type { RateLimitStore } from './http/rate-limit/store.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
@@ -59,6 +60,7 @@ export type AppDeps = {
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 1000;
+export const DEFAULT_FAILED_AUTH_PER_MINUTE = 300;
 /** Retry-After of a 503 during shutdown: about the time another instance or a restart takes. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
@@ -153,6 +155,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           rateLimit: deps.rateLimit,
           limitPerMinute: deps.rateLimitPerMinute,
           clock,
+          failedAuth: new FailedAuthLimiter(
+            deps.failedAuthPerMinute ?? DEFAULT_FAILED_AUTH_PER_MINUTE,
+          ),
         }),
       );
       // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (D1 step 6);

@@ -73,6 +73,11 @@ const envSchema = z.object({
     .min(1, { error: TIMEOUT_MESSAGE })
     .max(3600, { error: TIMEOUT_MESSAGE })
     .default(30),
+  FAILED_AUTH_PER_MINUTE: z.coerce
+    .number({ error: RATE_MESSAGE })
+    .int({ error: RATE_MESSAGE })
+    .min(1, { error: RATE_MESSAGE })
+    .default(300),
   MAX_CONNECTIONS: z.coerce
     .number({ error: CONNECTIONS_MESSAGE })
     .int({ error: CONNECTIONS_MESSAGE })
@@ -158,6 +163,8 @@ export type Config = {
   trustProxy: boolean | string[];
   /** A request not fully received in this time gets 408 and its connection is closed. */
   requestTimeoutMs: number;
+  /** API requests with a missing or unknown key one client address may make per minute. */
+  failedAuthPerMinute: number;
   /** Connections one process holds at most; further ones are closed at once. */
   maxConnections: number;
   /** How long a worker's claim on a watch lasts; a crashed worker's scan is redone after it. */
@@ -209,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     requestTimeoutMs: Math.round(e.REQUEST_TIMEOUT_SECONDS * 1000),
     maxConnections: e.MAX_CONNECTIONS,
+    failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
     scanLeaseSeconds: e.SCAN_LEASE_SECONDS,
     scanPollSeconds: e.SCAN_POLL_SECONDS,
     alertListCacheBytes: e.ALERT_LIST_CACHE_MB * MIB,

@@ -106,6 +106,9 @@ export function sendError(reply: FastifyReply, error: ApiError) {
   const body: Record<string, unknown> = { code: error.wireCode, message: error.message };
   if (error.extra.details !== undefined) body.details = error.extra.details;
   if (error.extra.upgradeUrl !== undefined) body.upgradeUrl = error.extra.upgradeUrl;
+  // A client that reads only the body (or whose stack hides headers) still learns when to retry.
+  const retryAfter = Number(error.extra.headers?.['retry-after']);
+  if (Number.isInteger(retryAfter) && retryAfter > 0) body.retryAfter = retryAfter;
   if (error.extra.headers) reply.headers(error.extra.headers);
   return reply
     .code(error.status)

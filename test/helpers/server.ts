@@ -80,8 +80,9 @@ export async function startTestServer(
       ? createLogger(options.captureLevel ?? 'info', logSink)
       : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     rateLimit,
-    // Tests that are not about the limit must not trip over it.
+    // Tests that are not about the limits must not trip over them.
     rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
+    failedAuthPerMinute: options.app?.failedAuthPerMinute ?? 100_000,
     clock: options.clock,
     webhookAllowPrivateUrls: options.webhookAllowPrivateUrls,
   });

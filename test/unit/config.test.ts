@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       requestTimeoutMs: 30_000,
       maxConnections: 1000,
+      failedAuthPerMinute: 300,
       scanLeaseSeconds: 300,
       scanPollSeconds: 5,
       alertListCacheBytes: 64 * 1024 * 1024,
@@ -62,6 +63,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: 'true',
       REQUEST_TIMEOUT_SECONDS: '12.5',
       MAX_CONNECTIONS: '200',
+      FAILED_AUTH_PER_MINUTE: '50',
     });
     assert.deepEqual(config, {
       port: 8080,
@@ -79,6 +81,7 @@ describe('loadConfig', () => {
       trustProxy: true,
       requestTimeoutMs: 12_500,
       maxConnections: 200,
+      failedAuthPerMinute: 50,
       scanLeaseSeconds: 30,
       scanPollSeconds: 0.5,
       alertListCacheBytes: 16 * 1024 * 1024,
@@ -143,6 +146,7 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', { TRUST_PROXY: 'yes please' }],
     ['REQUEST_TIMEOUT_SECONDS', { REQUEST_TIMEOUT_SECONDS: '0' }],
     ['MAX_CONNECTIONS', { MAX_CONNECTIONS: '1.5' }],
+    ['FAILED_AUTH_PER_MINUTE', { FAILED_AUTH_PER_MINUTE: '0' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '-1' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '1.5' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: 'big' }],
