@@ -141,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transformObject: openApiDocumentTransform(deps.publicUrl),
   });
 
-  healthRoutes(app, deps.db);
+  healthRoutes(app, deps.db, deps.rateLimit);
 
   await app.register(
     async (api) => {

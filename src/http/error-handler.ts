@@ -102,6 +102,13 @@ export function toApiError(error: unknown): ApiError {
   );
 }
 
+/** The driver's own words for an outage, for the log line. */
+export function outageReason(error: unknown): string {
+  const cause = error instanceof ApiError ? (error.cause ?? error) : error;
+  const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown };
+  return [code, message].filter((part) => typeof part === 'string').join(': ') || 'unknown';
+}
+
 export function sendError(reply: FastifyReply, error: ApiError) {
   const body: Record<string, unknown> = { code: error.wireCode, message: error.message };
   if (error.extra.details !== undefined) body.details = error.extra.details;
@@ -180,7 +187,11 @@ export function registerErrorHandling(app: FastifyInstance) {
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) {
+    if (apiError.kind === 'unavailable') {
+      // An outage is the dependency's, and every request during it says the same: one line each
+      // without a stack, so the log stays readable.
+      request.log.warn({ reason: outageReason(error) }, 'unavailable: answered 503');
+    } else if (apiError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else if (!(error instanceof ApiError)) {
       request.log.info({ code: error.code, message: error.message }, 'client error');
