@@ -136,7 +136,7 @@ describe('Redis stops and comes back', { skip: !existsSync(REDIS_SERVER), timeou
 });
 
 /** A TCP proxy to PostgreSQL that the test stops (connections refused, open ones cut) and starts. */
-class Proxy {
+class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   constructor(
@@ -179,7 +179,7 @@ describe('PostgreSQL connections end, or it refuses them, and comes back', {
   let app: FastifyInstance;
   let server: { baseUrl: string };
   let proxied: Db;
-  let proxy: Proxy;
+  let proxy: TcpProxy;
   let auth: Record<string, string>;
   let databaseName: string;
 
@@ -188,7 +188,7 @@ describe('PostgreSQL connections end, or it refuses them, and comes back', {
     probe = await startTestServer();
     const url = new URL(probe.database.url as string);
     databaseName = url.pathname.slice(1);
-    proxy = new Proxy(await freePort(), { host: url.hostname, port: Number(url.port || 5432) });
+    proxy = new TcpProxy(await freePort(), { host: url.hostname, port: Number(url.port || 5432) });
     await proxy.start();
     url.host = `127.0.0.1:${proxy.port}`;
     proxied = await openDb({ databaseUrl: url.toString(), dataDir: '' });
