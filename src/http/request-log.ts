@@ -38,7 +38,10 @@ export function redactUrl(url: string): string {
  * going away is not a fault of the service.
  */
 export class RequestLogController extends LogController {
-  override incomingRequest() {}
+  // The start line only at trace: it doubles the log for what the completion line says anyway.
+  override incomingRequest(request: FastifyRequest) {
+    request.log.trace({ method: request.method, url: redactUrl(request.url) }, 'incoming request');
+  }
 
   override requestCompleted(
     error: Error | null | undefined,
