@@ -3,7 +3,7 @@
 // Node 20's runner does not expand globs itself, so the files are listed here.
 // Usage: npm test [-- path-filter ...]
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function collect(dir) {
@@ -22,6 +22,15 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// The browser tests drive Debian's chromium; without it they are skipped (CI fails instead), and
+// the runner's own summary would only count one skipped suite among hundreds of tests: say it.
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const browserFiles = files.filter((f) => f.startsWith(join('test', 'browser')));
+const inCi = process.env.CI === 'true' || process.env.CI === '1';
+const browserSkipped = browserFiles.length > 0 && !existsSync(chromium) && !inCi;
+const browserNote = `browser tests SKIPPED (${browserFiles.length} file${browserFiles.length === 1 ? '' : 's'}): chromium is not installed at ${chromium}; install it with "apt-get install -y chromium" or set CHROMIUM_PATH`;
+if (browserSkipped) console.log(`note: ${browserNote}`);
+
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,
@@ -35,4 +44,5 @@ const result = spawnSync(
   ],
   { stdio: 'inherit' },
 );
+if (browserSkipped) console.log(`\nnote: ${browserNote}`);
 process.exit(result.status ?? 1);

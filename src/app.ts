@@ -25,7 +25,9 @@ import {
 import { useStrictJsonBodies } from './http/json-body.ts';
 import { openApiDocumentTransform, openApiRouteTransform } from './http/openapi-document.ts';
 import { openApiInfo } from './http/openapi-info.ts';
+import { FailedAuthLimiter } from './http/rate-limit/failed-auth.ts';
 import type { RateLimitStore } from './http/rate-limit/store.ts';
+import { RequestLogController } from './http/request-log.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { meRoutes } from './http/routes/me.ts';
@@ -45,9 +47,20 @@ export type AppDeps = {
   webhookAllowPrivateUrls?: boolean;
   /** The service's public base URL (PUBLIC_URL): the `servers` entry of the OpenAPI document. */
   publicUrl?: string;
+  /** TRUST_PROXY: whose X-Forwarded-* headers give the client address and protocol. */
+  trustProxy?: boolean | string[];
+  /** REQUEST_TIMEOUT_SECONDS in ms: a request not fully received by then gets 408, connection closed. */
+  requestTimeoutMs?: number;
+  /** MAX_CONNECTIONS: connections held at once; further ones are closed on arrival. */
+  maxConnections?: number;
+  /** Failed API authentications one client address may make per minute before 429 (no lookup). */
+  failedAuthPerMinute?: number;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+export const DEFAULT_FAILED_AUTH_PER_MINUTE = 300;
 /** Retry-After of a 503 during shutdown: about the time another instance or a restart takes. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
@@ -62,10 +75,22 @@ function requestId(request: { headers: Record<string, unknown> }): string {
 
 /** The HTTP application. It never listens: server.ts (or a test) does that. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const requestTimeout = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     // pino's Logger is a FastifyBaseLogger; the cast only stops Fastify typing itself by pino's type.
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestId,
+    logController: new RequestLogController(),
+    trustProxy: deps.trustProxy ?? false,
+    // A slow client (headers or a body trickled a byte at a time) holds a connection for at most
+    // this long: then Node answers 408 through clientErrorHandler and closes it. Node checks the
+    // deadlines every connectionsCheckingInterval (30 s by default, which would double the limit).
+    requestTimeout,
+    http: {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeout / 4))),
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     // Requests that arrive while the server closes get our own 503 (below), not Fastify's body.
     return503OnClosing: false,
@@ -76,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // authentication first, then 404 (D1). Node's own header limit (16 KiB) bounds the URL.
     routerOptions: { maxParamLength: 65_536 },
   });
+  // Beyond this many connections Node closes new ones on arrival, before they cost anything.
+  app.server.maxConnections = deps.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const clock = deps.clock ?? systemClock;
   const accounts = createAccountService(deps.db);
   const watches = createWatchService(deps.db);
@@ -114,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transformObject: openApiDocumentTransform(deps.publicUrl),
   });
 
-  healthRoutes(app, deps.db);
+  healthRoutes(app, deps.db, deps.rateLimit);
 
   await app.register(
     async (api) => {
@@ -128,6 +155,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           rateLimit: deps.rateLimit,
           limitPerMinute: deps.rateLimitPerMinute,
           clock,
+          failedAuth: new FailedAuthLimiter(
+            deps.failedAuthPerMinute ?? DEFAULT_FAILED_AUTH_PER_MINUTE,
+          ),
         }),
       );
       // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (D1 step 6);

@@ -10,6 +10,10 @@ const MAX_CACHE_MB = 1024 * 1024;
 const CACHE_MESSAGE = `must be a whole number of megabytes from 0 to ${MAX_CACHE_MB}`;
 // Values that may carry credentials (a mirror's URL in REGISTER_FEEDS too) are never repeated in
 // an error message.
+const TIMEOUT_MESSAGE = 'must be a number of seconds from 1 to 3600';
+const CONNECTIONS_MESSAGE = 'must be a whole number of connections, at least 1';
+/** The sender of alert e-mail when MAIL_FROM is not set; the .invalid domain cannot receive replies. */
+export const DEFAULT_MAIL_FROM = 'Trademark Watch <alerts@trademark-watch.invalid>';
 const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'REGISTER_FEEDS']);
 
 const envSchema = z.object({
@@ -41,6 +45,44 @@ const envSchema = z.object({
     .default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url().optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(
+      /^([^\r\n<>]*<)?[^\s@<>]+@[^\s@<>]+>?$/,
+      'must be an e-mail address, optionally with a name: Name <alerts@example.com>',
+    )
+    .default(DEFAULT_MAIL_FROM),
+  TRUST_PROXY: z
+    .string()
+    .transform((value, ctx) => {
+      if (value === 'true') return true;
+      if (value === 'false') return false;
+      const list = value.split(',').map((part) => part.trim());
+      if (list.some((part) => !/^[0-9A-Fa-f.:/]+$/.test(part))) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be true, false or a comma list of proxy addresses or CIDR ranges',
+        });
+        return z.NEVER;
+      }
+      return list;
+    })
+    .default(false),
+  REQUEST_TIMEOUT_SECONDS: z.coerce
+    .number({ error: TIMEOUT_MESSAGE })
+    .min(1, { error: TIMEOUT_MESSAGE })
+    .max(3600, { error: TIMEOUT_MESSAGE })
+    .default(30),
+  FAILED_AUTH_PER_MINUTE: z.coerce
+    .number({ error: RATE_MESSAGE })
+    .int({ error: RATE_MESSAGE })
+    .min(1, { error: RATE_MESSAGE })
+    .default(300),
+  MAX_CONNECTIONS: z.coerce
+    .number({ error: CONNECTIONS_MESSAGE })
+    .int({ error: CONNECTIONS_MESSAGE })
+    .min(1, { error: CONNECTIONS_MESSAGE })
+    .default(1000),
   SCAN_LEASE_SECONDS: z.coerce
     .number({ error: 'must be a whole number of seconds, at least 1' })
     .int({ error: 'must be a whole number of seconds, at least 1' })
@@ -113,6 +155,18 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Base URL used in links of emails; defaults to http://localhost:PORT. */
   publicUrl: string;
+  /** PUBLIC_URL was set: without it, e-mail links only work on this machine (a warning at start). */
+  publicUrlSet: boolean;
+  /** The From of alert e-mail (MAIL_FROM). */
+  mailFrom: string;
+  /** Fastify's trustProxy: true, false or the proxies' addresses (TRUST_PROXY). */
+  trustProxy: boolean | string[];
+  /** A request not fully received in this time gets 408 and its connection is closed. */
+  requestTimeoutMs: number;
+  /** API requests with a missing or unknown key one client address may make per minute. */
+  failedAuthPerMinute: number;
+  /** Connections one process holds at most; further ones are closed at once. */
+  maxConnections: number;
   /** How long a worker's claim on a watch lasts; a crashed worker's scan is redone after it. */
   scanLeaseSeconds: number;
   /** How often scanning processes look for due watches and due e-mail (≤ 60 s keeps D8's promise). */
@@ -157,6 +211,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrlSet: e.PUBLIC_URL !== undefined,
+    mailFrom: e.MAIL_FROM,
+    trustProxy: e.TRUST_PROXY,
+    requestTimeoutMs: Math.round(e.REQUEST_TIMEOUT_SECONDS * 1000),
+    maxConnections: e.MAX_CONNECTIONS,
+    failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
     scanLeaseSeconds: e.SCAN_LEASE_SECONDS,
     scanPollSeconds: e.SCAN_POLL_SECONDS,
     alertListCacheBytes: e.ALERT_LIST_CACHE_MB * MIB,

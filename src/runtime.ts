@@ -49,3 +49,15 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, message: s
     clearTimeout(timer);
   }
 }
+
+/**
+ * E-mail links are built from PUBLIC_URL; its default (http://localhost:PORT) only works on this
+ * machine and only while the server runs on that port, so a process that sends e-mail says so.
+ */
+export function warnWithoutPublicUrl(config: Config, logger: Logger): void {
+  if (config.publicUrlSet) return;
+  logger.warn(
+    { publicUrl: config.publicUrl },
+    'PUBLIC_URL is not set: links in alert e-mails point at this default; set PUBLIC_URL to the address users reach the service at',
+  );
+}

@@ -9,7 +9,7 @@ import { isFirstStart, runFirstStart } from './first-start.ts';
 import { RedisRateLimitStore } from './http/rate-limit/redis-store.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit/store.ts';
 import { type BackgroundTask, firstStartSteps, startScheduler } from './roles.ts';
-import { openDatabase, shutdownSignal, withTimeout } from './runtime.ts';
+import { openDatabase, shutdownSignal, warnWithoutPublicUrl, withTimeout } from './runtime.ts';
 
 /**
  * How long in-flight requests get to finish after SIGTERM before their connections are cut. Below
@@ -105,6 +105,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       alertListCacheBytes: config.alertListCacheBytes,
       webhookAllowPrivateUrls: config.webhookAllowPrivateUrls,
       publicUrl: config.publicUrl,
+      trustProxy: config.trustProxy,
+      requestTimeoutMs: config.requestTimeoutMs,
+      maxConnections: config.maxConnections,
+      failedAuthPerMinute: config.failedAuthPerMinute,
     });
     // Closing the app stops accepting connections and waits for the requests in flight.
     cleanups.push(async () => {
@@ -142,6 +146,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 /** `tmwatch serve`: runs until SIGTERM or SIGINT, then shuts down gracefully. Returns the exit status. */
 export async function runServe(config: Config, logger: Logger): Promise<number> {
   const signal = shutdownSignal(logger);
+  warnWithoutPublicUrl(config, logger);
   const server = await startServer(config, logger);
   logger.info(
     { url: server.url, database: server.db.kind },

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { runWorker } from './roles.ts';
-import { openDatabase, shutdownSignal } from './runtime.ts';
+import { openDatabase, shutdownSignal, warnWithoutPublicUrl } from './runtime.ts';
 
 /**
  * `tmwatch worker`: scan workers only, no HTTP. Any number of them may share a PostgreSQL database;
@@ -9,6 +9,7 @@ import { openDatabase, shutdownSignal } from './runtime.ts';
  */
 export async function runWorkerProcess(config: Config, logger: Logger): Promise<number> {
   const signal = shutdownSignal(logger);
+  warnWithoutPublicUrl(config, logger);
   const db = await openDatabase(config, logger);
   const controller = new AbortController();
   void signal.then((received) => {

@@ -12,7 +12,7 @@ import { ApiError } from '../domain/errors.ts';
 import type { WatchService } from '../domain/watches.ts';
 import type { WebhookService } from '../domain/webhooks.ts';
 import type { RequestCounter } from '../http/authenticate.ts';
-import { toApiError } from '../http/error-handler.ts';
+import { outageReason, toApiError } from '../http/error-handler.ts';
 import { type DashboardServices, safeNext, seeOther, sendPage, viewerOf } from './context.ts';
 import { PRESESSION_COOKIE, readCookie, SESSION_COOKIE } from './cookies.ts';
 import { isSameOriginRequest } from './csrf.ts';
@@ -92,7 +92,10 @@ function errorHandler(s: DashboardServices) {
     reply: FastifyReply,
   ) {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'dashboard request failed');
+    if (apiError.kind === 'unavailable') {
+      request.log.warn({ reason: outageReason(error) }, 'unavailable: answered 503');
+    } else if (apiError.status >= 500)
+      request.log.error({ err: error }, 'dashboard request failed');
     else request.log.info({ code: apiError.wireCode, message: apiError.message }, 'refused');
     if (apiError.extra.headers) reply.headers(apiError.extra.headers);
     const viewer = await viewerOf(request, s.alerts).catch(() => null);

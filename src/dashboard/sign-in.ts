@@ -6,15 +6,27 @@ import { hashPassword, isPlausibleEmail, MAX_PASSWORD_LENGTH } from '../domain/a
 import type { Clock } from '../domain/clock.ts';
 
 /**
- * Failed sign-ins allowed per window before further attempts are refused unchecked. Per account
- * it stops guessing one user's password; per client address it stops trying one password
- * against many accounts.
+ * Failed sign-ins are counted per account *and* client address: a guesser elsewhere slows down
+ * only their own attempts, never the account's owner, who signs in from another address. Past
+ * `perPair` failures in the window every further attempt of that pair waits, from its last
+ * failure, `firstDelayMs` doubled for each failure beyond, up to `maxDelayMs`. Per address across
+ * accounts (one password tried against many accounts) the same growing delay starts only after
+ * `perAddress` failures, far more than an office behind one NAT makes by mistyping.
  */
 export const SIGN_IN_THROTTLE = {
   windowMs: 15 * 60_000,
-  perAccount: 5,
-  perAddress: 20,
+  perPair: 5,
+  perAddress: 100,
+  firstDelayMs: 30_000,
+  maxDelayMs: 15 * 60_000,
 };
+
+/** How long after its last failure a bucket that has `failures` (allowed: `limit`) waits. */
+export function throttleDelayMs(failures: number, limit: number): number {
+  if (failures < limit) return 0;
+  const doublings = Math.min(failures - limit, 30);
+  return Math.min(SIGN_IN_THROTTLE.maxDelayMs, SIGN_IN_THROTTLE.firstDelayMs * 2 ** doublings);
+}
 
 export type SignInResult =
   | { ok: true; userId: string }
@@ -22,7 +34,9 @@ export type SignInResult =
   | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
 const bucketHash = (value: string) => createHash('sha256').update(value).digest('hex');
-const accountBucket = (email: string) => `account:${bucketHash(email.trim().toLowerCase())}`;
+// Hashed: the table never holds an e-mail or an address, only what lets attempts be counted.
+const pairBucket = (email: string, address: string) =>
+  `pair:${bucketHash(`${email.trim().toLowerCase()}\n${address}`)}`;
 const addressBucket = (address: string) => `address:${bucketHash(address)}`;
 
 export function createSignInService(deps: { db: Db; clock: Clock }) {
@@ -52,18 +66,19 @@ export function createSignInService(deps: { db: Db; clock: Clock }) {
     }): Promise<SignInResult> {
       const now = clock.now();
       const windowStart = now - SIGN_IN_THROTTLE.windowMs;
-      const account = accountBucket(input.email);
-      const buckets = [account, addressBucket(input.address)];
+      const pair = pairBucket(input.email, input.address);
+      const buckets = [pair, addressBucket(input.address)];
       // The attempt is recorded as a failure before the password is checked, so parallel guesses
       // cannot all slip under the limit; it is withdrawn if refused or successful.
       const reserved = await repo.insertSignInFailures(db, buckets, new Date(now));
-      const counts = await repo.countSignInFailures(db, buckets, new Date(windowStart));
+      const counts = await repo.countSignInFailures(db, buckets, new Date(windowStart), reserved);
       let retryAt = 0;
-      for (const { bucket, count, oldest } of counts) {
-        const limit =
-          bucket === account ? SIGN_IN_THROTTLE.perAccount : SIGN_IN_THROTTLE.perAddress;
-        if (count > limit && oldest) {
-          retryAt = Math.max(retryAt, oldest.getTime() + SIGN_IN_THROTTLE.windowMs);
+      for (const { bucket, count, newest } of counts) {
+        const limit = bucket === pair ? SIGN_IN_THROTTLE.perPair : SIGN_IN_THROTTLE.perAddress;
+        // `count` includes this attempt, reserved above; `newest` is the failure before it.
+        const delay = throttleDelayMs(count - 1, limit);
+        if (delay > 0 && newest !== null && newest.getTime() + delay > now) {
+          retryAt = Math.max(retryAt, newest.getTime() + delay);
         }
       }
       if (retryAt > 0) {
@@ -85,7 +100,7 @@ export function createSignInService(deps: { db: Db; clock: Clock }) {
         tooLong || !isPlausibleEmail(email) ? null : await repo.findPasswordHash(db, email);
       if (!tooLong && user && (await passwordMatches(user.password_hash, input.password))) {
         await repo.deleteSignInFailures(db, reserved);
-        await repo.clearSignInFailures(db, account);
+        await repo.clearSignInFailures(db, pair);
         return { ok: true, userId: user.id };
       }
       if (!tooLong && !user) await passwordMatches(null, input.password);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PGlite, types } from '@electric-sql/pglite';
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -89,9 +90,58 @@ export function connectPostgres<T extends Record<string, postgres.PostgresType>>
   return postgres(`${url.slice(0, at)}${rest ? `?${rest}` : ''}`, { ...options, host });
 }
 
+/**
+ * Seconds a new connection may take. postgres.js waits 30 by default, and every request during an
+ * outage would wait that long before its 503; the API promises one within about 2 s.
+ */
+export const CONNECT_TIMEOUT_SECONDS = 2;
+
+// The connection was lost under the statement (the server restarted, an administrator or a
+// failover terminated it): the statement may be sent again on a new connection.
+const LOST_CONNECTION = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'ECONNRESET',
+  'EPIPE',
+  '57P01', // admin_shutdown: pg_terminate_backend, a fast shutdown
+  '57P02', // crash_shutdown
+]);
+// Only statements that change nothing are sent again: a write may have committed before the
+// connection dropped, and doing it twice is not ours to decide.
+const READ_ONLY = /^\s*(SELECT|WITH)\b/i;
+const WRITES = /\b(INSERT|UPDATE|DELETE|MERGE|COPY|CALL|nextval|setval|pg_advisory)\b/i;
+
+const RETRY_PAUSE_MS = 100;
+
+function isRetriableRead(text: string, error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' &&
+    LOST_CONNECTION.has(code) &&
+    READ_ONLY.test(text) &&
+    !WRITES.test(text)
+  );
+}
+
+/** Runs `run` and, when it was a read whose connection was lost under it, once more. */
+async function readOnceMore<T>(text: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!isRetriableRead(text, error)) throw error;
+    // The other connections of the pool were usually lost at the same moment (a restart, a
+    // failover, pg_terminate_backend of them all); a pause lets the driver notice their closes, so
+    // the retry gets a new connection rather than the next dead one.
+    await sleep(RETRY_PAUSE_MS);
+    return run();
+  }
+}
+
 function openPostgres(url: string, max: number): Db {
   const sql = connectPostgres(url, {
     max,
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
     onnotice: () => {},
     types: {
       bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: toNumber },
@@ -151,8 +201,9 @@ function openPostgres(url: string, max: number): Db {
   const gate = pLimit(max);
   return {
     kind: 'postgres',
-    query: (text, params) => gate(() => root.query(text, params)),
-    queryBytes: (text, params) => gate(() => root.queryBytes(text, params)),
+    query: (text, params) => gate(() => readOnceMore(text, () => root.query(text, params))),
+    queryBytes: (text, params) =>
+      gate(() => readOnceMore(text, () => root.queryBytes(text, params))),
     exec: root.exec,
     copyFrom: root.copyFrom,
     async transaction(fn) {

@@ -55,9 +55,11 @@ export class ApiError extends Error {
       details?: unknown;
       upgradeUrl?: string;
       headers?: Record<string, string>;
+      /** What failed underneath (an outage's driver error): for the log, never the response. */
+      cause?: unknown;
     } = {},
   ) {
-    super(message);
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'ApiError';
     this.status = WIRE[kind].status;
     this.wireCode = WIRE[kind].code;

@@ -21,9 +21,21 @@ function hasControlCharacter(value: string): boolean {
   return false;
 }
 
+// Characters that change how the text around them is shown without being seen: the bidirectional
+// embeddings, overrides and isolates (U+202E turns `gpj.exe` into what looks like `exe.jpg`), the
+// directional marks, and the Unicode line and paragraph separators, which start a new line in a
+// plain-text e-mail or a log just like CR/LF.
+const BIDI_OR_LINE_SEPARATOR = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/;
+// A name made only of these shows as nothing at all: whitespace, format characters (zero-width
+// space and joiners, word joiner, BOM), default-ignorable code points and lone combining marks.
+const INVISIBLE_ONLY = /^[\p{White_Space}\p{Cf}\p{Default_Ignorable_Code_Point}\p{M}]*$/u;
+
 export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 export const SURROGATE_MESSAGE = 'must be valid Unicode (it contains an unpaired surrogate)';
 export const CONTROL_MESSAGE = 'must be one line of text without control characters';
+export const BIDI_MESSAGE =
+  'must not contain bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) or line separators (U+2028, U+2029)';
+export const INVISIBLE_MESSAGE = 'must contain at least one visible character';
 
 /** Why the database cannot store `value` as it is, or null when it can. */
 export function unstorableReason(value: string): string | null {
@@ -32,9 +44,28 @@ export function unstorableReason(value: string): string | null {
   return null;
 }
 
-/** Why `value` is not a storable one-line name (no control characters at all), or null. */
+/**
+ * Why `value` cannot be shown as one line exactly as it is: control characters, bidirectional
+ * controls, line separators. Null when it can. Register text (mark texts, owner names) is held to
+ * this, since it reaches e-mails, pages and logs.
+ */
+export function lineTextReason(value: string): string | null {
+  if (hasControlCharacter(value)) return CONTROL_MESSAGE;
+  if (BIDI_OR_LINE_SEPARATOR.test(value)) return BIDI_MESSAGE;
+  return null;
+}
+
+/**
+ * Why `value` is not a storable one-line name, or null: no control characters, bidirectional
+ * controls or line separators, and at least one visible character (a zero-width-only name would
+ * be a blank link in every list).
+ */
 export function nameTextReason(value: string): string | null {
-  return unstorableReason(value) ?? (hasControlCharacter(value) ? CONTROL_MESSAGE : null);
+  return (
+    unstorableReason(value) ??
+    lineTextReason(value) ??
+    (INVISIBLE_ONLY.test(value) ? INVISIBLE_MESSAGE : null)
+  );
 }
 
 /**

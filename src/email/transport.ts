@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import { DEFAULT_MAIL_FROM } from '../config.ts';
 
 export type OutgoingMessage = {
   /** Stable per outbox row, so a receiver can recognise a retried duplicate. */
@@ -17,11 +18,9 @@ export interface MailTransport {
   close(): void;
 }
 
-export const FROM_ADDRESS = 'Trademark Watch <alerts@trademark-watch.invalid>';
-
-function mailOptions(message: OutgoingMessage) {
+function mailOptions(message: OutgoingMessage, from: string) {
   return {
-    from: FROM_ADDRESS,
+    from,
     to: message.to,
     subject: message.subject,
     text: message.text,
@@ -31,11 +30,11 @@ function mailOptions(message: OutgoingMessage) {
 }
 
 /** Real SMTP through nodemailer (SMTP_URL). */
-export function smtpTransport(url: string): MailTransport {
+export function smtpTransport(url: string, from = DEFAULT_MAIL_FROM): MailTransport {
   const transporter = nodemailer.createTransport(url);
   return {
     async send(message) {
-      const info = await transporter.sendMail(mailOptions(message));
+      const info = await transporter.sendMail(mailOptions(message, from));
       if (info.accepted.length === 0) {
         throw new Error(`the SMTP server accepted none of the recipients: ${info.response}`);
       }
@@ -45,11 +44,11 @@ export function smtpTransport(url: string): MailTransport {
 }
 
 /** Without SMTP_URL: each message becomes an .eml file in DATA_DIR/outbox. */
-export function folderTransport(dir: string): MailTransport {
+export function folderTransport(dir: string, from = DEFAULT_MAIL_FROM): MailTransport {
   const builder = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     async send(message) {
-      const info = await builder.sendMail(mailOptions(message));
+      const info = await builder.sendMail(mailOptions(message, from));
       await mkdir(dir, { recursive: true });
       const name = message.messageId.replace(/[<>]/g, '').replace(/[^A-Za-z0-9._-]/g, '_');
       await writeFile(join(dir, `${name}.eml`), info.message as Buffer);

@@ -5,6 +5,7 @@ import type { Clock } from '../domain/clock.ts';
 import { ApiError } from '../domain/errors.ts';
 import { TIER_LABEL } from '../domain/plans.ts';
 import type { Principal } from '../domain/principal.ts';
+import type { FailedAuthLimiter } from './rate-limit/failed-auth.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
 
 declare module 'fastify' {
@@ -32,6 +33,7 @@ export type AuthDeps = {
   rateLimit: RateLimitStore;
   limitPerMinute: number;
   clock: Clock;
+  failedAuth: FailedAuthLimiter;
 };
 
 /**
@@ -43,16 +45,29 @@ export function apiAuthentication(deps: AuthDeps) {
   const countRequest = requestCounter(deps);
   return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     if (request.routeOptions.config.auth === 'session') return;
+    // An address that keeps failing is refused before its key costs a lookup (D1 step 2 still
+    // holds for everyone else: the limit counts failures only).
+    const wait = deps.failedAuth.retryAfterSeconds(request.ip, deps.clock.now());
+    if (wait > 0) {
+      throw new ApiError(
+        'rate_limited',
+        `Too many requests with a missing or unknown API key from this address; retry in ${wait} seconds.`,
+        { headers: { 'retry-after': String(wait) } },
+      );
+    }
     const token = parseBearer(request.headers.authorization);
     if (token === null) {
+      deps.failedAuth.recordFailure(request.ip, deps.clock.now());
       throw new ApiError(
         'unauthenticated',
         'Send an API key as "Authorization: Bearer <key>"; the header is missing or malformed.',
       );
     }
     const principal = await deps.accounts.authenticate(token);
-    if (!principal?.key)
+    if (!principal?.key) {
+      deps.failedAuth.recordFailure(request.ip, deps.clock.now());
       throw new ApiError('unauthenticated', 'The API key is unknown or revoked.');
+    }
 
     await countRequest(principal.key.id, reply);
     const now = deps.clock.now();

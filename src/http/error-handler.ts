@@ -69,8 +69,24 @@ function isDependencyOutage(error: unknown): boolean {
   return typeof code === 'string' && (CONNECTION_CODES.has(code) || OUTAGE_SQLSTATE.test(code));
 }
 
+/**
+ * The client closed its connection before its request was complete (Node's "aborted", which
+ * Fastify raises while reading the body). Its code, ECONNRESET, is also a dependency's: this one
+ * is the client's doing, an ordinary 400 that nobody will read, never an outage or a stack trace.
+ */
+function isClientAbort(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ECONNRESET' && message === 'aborted';
+}
+
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isClientAbort(error)) {
+    return new ApiError(
+      'malformed_request',
+      'The client closed the request before it was complete.',
+    );
+  }
   if (isDependencyOutage(error)) {
     return new ApiError(
       'unavailable',
@@ -86,10 +102,20 @@ export function toApiError(error: unknown): ApiError {
   );
 }
 
+/** The driver's own words for an outage, for the log line. */
+export function outageReason(error: unknown): string {
+  const cause = error instanceof ApiError ? (error.cause ?? error) : error;
+  const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown };
+  return [code, message].filter((part) => typeof part === 'string').join(': ') || 'unknown';
+}
+
 export function sendError(reply: FastifyReply, error: ApiError) {
   const body: Record<string, unknown> = { code: error.wireCode, message: error.message };
   if (error.extra.details !== undefined) body.details = error.extra.details;
   if (error.extra.upgradeUrl !== undefined) body.upgradeUrl = error.extra.upgradeUrl;
+  // A client that reads only the body (or whose stack hides headers) still learns when to retry.
+  const retryAfter = Number(error.extra.headers?.['retry-after']);
+  if (Number.isInteger(retryAfter) && retryAfter > 0) body.retryAfter = retryAfter;
   if (error.extra.headers) reply.headers(error.extra.headers);
   return reply
     .code(error.status)
@@ -161,7 +187,11 @@ export function registerErrorHandling(app: FastifyInstance) {
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) {
+    if (apiError.kind === 'unavailable') {
+      // An outage is the dependency's, and every request during it says the same: one line each
+      // without a stack, so the log stays readable.
+      request.log.warn({ reason: outageReason(error) }, 'unavailable: answered 503');
+    } else if (apiError.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else if (!(error instanceof ApiError)) {
       request.log.info({ code: error.code, message: error.message }, 'client error');

@@ -155,6 +155,10 @@ export const ErrorSchema = z
         details: ValidationDetailsSchema.optional().meta({
           description: 'On a 400 for a malformed query: what failed.',
         }),
+        retryAfter: z.int().min(1).optional().meta({
+          description:
+            'On a 429 or a 503: whole seconds to wait before retrying, the same as the Retry-After header.',
+        }),
       })
       .strict(),
   })

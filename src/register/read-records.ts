@@ -117,6 +117,15 @@ async function* replay(
  * A file that cannot be read as records at all (missing, a directory, ZIP, unknown format) throws
  * {@link RecordFileError} before anything is yielded. An empty file yields nothing.
  */
+/**
+ * Throws a RecordFileError when `path` cannot be read at all (absent, a directory, no permission):
+ * for the command line, where such a file is a failure of the command, not a line of its report.
+ */
+export async function assertReadable(path: string): Promise<void> {
+  await fileSize(path);
+  await readMagic(path);
+}
+
 export async function* readRecordFile(
   path: string,
   options: ReadRecordFileOptions = {},

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineTextReason } from '../domain/text.ts';
 
 /**
  * A register record in the normalized form of operations.md ("Register records: the normalized
@@ -147,12 +148,21 @@ const niceClass = z
 const sortedUnique = <T extends string | number>(values: readonly T[]): T[] =>
   [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
+// Text from a register reaches plain-text e-mails, pages and logs: a CR/LF or a bidirectional
+// override in a mark text or an owner name would shape them (`ACME\r\nBcc: x@example.com`), so the
+// record is refused, with the reason, and the rest of the file loads.
+const shownText = () =>
+  text().check((ctx) => {
+    const reason = lineTextReason(ctx.value);
+    if (reason !== null) ctx.issues.push({ code: 'custom', message: reason, input: ctx.value });
+  });
+
 /** The fields of one normalized record, as written in a JSON Lines file. Unknown keys pass. */
 export const registerRecordSchema = z
   .object({
     externalId: text(100),
-    markText: text(),
-    ownerName: text().nullable().optional(),
+    markText: shownText(),
+    ownerName: shownText().nullable().optional(),
     ownerCountryCode: ownerCountry,
     jurisdiction: officeCode,
     designations: z.array(officeCode, need('an array of ST.3 codes')).nullable().optional(),

@@ -351,6 +351,16 @@ function internalEntities(doctype: string): Record<string, string> {
 
 const ROOTS = new Set(['trademark-applications-daily', 'case-file']);
 
+/**
+ * Characters that entity references may add to one record (or to the text between two records).
+ * The USPTO's files declare no entities at all; a hostile file that declares a 100,000-character
+ * entity and references it thousands of times would otherwise make saxes build a string of
+ * hundreds of megabytes (or fail with "Invalid string length" and lose the records after it).
+ */
+export const MAX_ENTITY_EXPANSION = 64 * 1024;
+/** Characters one captured field (mark text, owner name, a date…) may hold. */
+export const MAX_FIELD_LENGTH = 64 * 1024;
+
 type ParseState = {
   root: string | null;
   /** Open elements, to tell a complete file from a truncated one at the end. */
@@ -369,6 +379,10 @@ type ParseState = {
   text: string;
   actionKey: string | null;
   lastErrorLine: number;
+  /** Characters expanded from entity references since the current record (or gap) began. */
+  expanded: number;
+  /** The expansion budget ran out outside a case-file and that was reported. */
+  gapOverflowReported: boolean;
 };
 
 /** saxes says `12:5: unexpected close tag.`; the import report gets a sentence. */
@@ -409,10 +423,31 @@ export async function* readUsptoXml(
     text: '',
     actionKey: null,
     lastErrorLine: -1,
+    expanded: 0,
+    gapOverflowReported: false,
   };
 
+  // Each declared entity is a getter that counts what it adds: past the budget it expands to
+  // nothing and the record it is in is refused, so memory stays bounded while parsing.
+  const expansionMessage = `entity references expand to more than ${MAX_ENTITY_EXPANSION} characters`;
+  const expand = (value: string): string => {
+    st.expanded += value.length;
+    if (st.expanded <= MAX_ENTITY_EXPANSION) return value;
+    if (st.current) st.current.error ??= `${expansionMessage} in this <case-file>`;
+    else if (!st.gapOverflowReported) {
+      st.gapOverflowReported = true;
+      out.push({ file, line: parser.line, error: `${expansionMessage} outside a <case-file>` });
+    }
+    return '';
+  };
   parser.on('doctype', (doctype) => {
-    Object.assign(parser.ENTITIES, internalEntities(doctype));
+    for (const [name, value] of Object.entries(internalEntities(doctype))) {
+      Object.defineProperty(parser.ENTITIES, name, {
+        get: () => expand(value),
+        enumerable: true,
+        configurable: true,
+      });
+    }
   });
 
   parser.on('opentagstart', (tag) => {
@@ -435,6 +470,7 @@ export async function* readUsptoXml(
       if (tag.name === 'case-file') {
         st.current = newCaseFile(parser.line, st.actionKey);
         st.path = [];
+        st.expanded = 0;
       } else if (tag.name === 'action-key') {
         st.capture = 'action-key';
         st.text = '';
@@ -451,7 +487,12 @@ export async function* readUsptoXml(
   });
 
   const onText = (value: string) => {
-    if (st.capture !== null) st.text += value;
+    if (st.capture === null) return;
+    if (st.text.length + value.length > MAX_FIELD_LENGTH) {
+      if (st.current) st.current.error ??= `a field is longer than ${MAX_FIELD_LENGTH} characters`;
+      return;
+    }
+    st.text += value;
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
@@ -471,6 +512,8 @@ export async function* readUsptoXml(
       out.push(mapCaseFile(current, file));
       st.current = null;
       st.capture = null;
+      st.expanded = 0;
+      st.gapOverflowReported = false;
       return;
     }
     const key = st.path.join('/');

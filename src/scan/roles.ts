@@ -14,8 +14,8 @@ import { createScanner } from './scanner.ts';
 /** SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (operations.md). */
 export function mailTransportFor(config: Config): MailTransport {
   return config.smtpUrl
-    ? smtpTransport(config.smtpUrl)
-    : folderTransport(join(config.dataDir, 'outbox'));
+    ? smtpTransport(config.smtpUrl, config.mailFrom)
+    : folderTransport(join(config.dataDir, 'outbox'), config.mailFrom);
 }
 
 export function scannerFor(context: RoleContext) {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { type AppDeps, buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/data/db.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { RedisRateLimitStore } from '../../src/http/rate-limit/redis-store.ts';
@@ -52,6 +52,10 @@ export async function startTestServer(
     rateLimitPerMinute?: number;
     rateLimit?: RateLimitStore;
     captureLogs?: boolean;
+    /** The level of the captured logs (default info). */
+    captureLevel?: string;
+    /** Further options of the app (time-outs, connection cap, trusted proxies…). */
+    app?: Partial<AppDeps>;
     /** WEBHOOK_ALLOW_PRIVATE_URLS of the app (test receivers listen on 127.0.0.1). */
     webhookAllowPrivateUrls?: boolean;
   } = {},
@@ -70,13 +74,15 @@ export async function startTestServer(
       ? new RedisRateLimitStore(process.env.REDIS_URL)
       : new MemoryRateLimitStore());
   const app = await buildApp({
+    ...options.app,
     db: database.db,
     logger: options.captureLogs
-      ? createLogger('info', logSink)
+      ? createLogger(options.captureLevel ?? 'info', logSink)
       : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     rateLimit,
-    // Tests that are not about the limit must not trip over it.
+    // Tests that are not about the limits must not trip over them.
     rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
+    failedAuthPerMinute: options.app?.failedAuthPerMinute ?? 100_000,
     clock: options.clock,
     webhookAllowPrivateUrls: options.webhookAllowPrivateUrls,
   });

@@ -249,45 +249,123 @@ describe('dashboard: CSRF', () => {
 describe('dashboard: sign-in throttling', () => {
   let server: TestServer;
   const clock = manualClock();
+  // Behind a trusted proxy the client address is X-Forwarded-For: each test plays several clients.
   before(async () => {
-    server = await startTestServer({ clock });
+    server = await startTestServer({ clock, app: { trustProxy: true } });
   });
   after(() => server.close());
 
-  it('refuses an account after 5 failures in 15 minutes, even with the right password', async () => {
-    const user = await server.make.makeUser({ password: PASSWORD });
+  const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+  async function signInFrom(address: string, email: string, password: string) {
     const client = new DashboardClient(server);
-    for (let i = 0; i < SIGN_IN_THROTTLE.perAccount; i++) {
-      assert.equal((await client.signIn(user.email, `wrong ${i}`)).status, 401);
+    await client.get('/sign-in', from(address).headers);
+    const response = await client.post('/sign-in', { email, password }, from(address));
+    return { response, client };
+  }
+  const nextWindow = () => clock.advance(SIGN_IN_THROTTLE.windowMs + MINUTE);
+
+  it('after 5 failures of one account from one address, that address waits, even with the right password', async () => {
+    nextWindow();
+    const user = await server.make.makeUser({ password: PASSWORD });
+    for (let i = 0; i < SIGN_IN_THROTTLE.perPair; i++) {
+      const { response } = await signInFrom('203.0.113.9', user.email, `wrong ${i}`);
+      assert.equal(response.status, 401);
     }
-    const refused = await client.signIn(user.email.toUpperCase(), PASSWORD);
+    const { response: refused, client } = await signInFrom(
+      '203.0.113.9',
+      user.email.toUpperCase(),
+      PASSWORD,
+    );
     assert.equal(refused.status, 429);
-    assert.ok(Number(refused.headers.get('retry-after')) > 0);
-    assert.match(textOf(refused.text), /Too many failed sign-in attempts/);
+    assert.equal(refused.headers.get('retry-after'), '30');
+    assert.match(
+      textOf(refused.text),
+      /Too many failed sign-in attempts\. Try again in 30 seconds/,
+    );
     assert.equal(client.sessionToken, undefined);
 
-    clock.advance(SIGN_IN_THROTTLE.windowMs + MINUTE);
-    assert.equal((await client.signIn(user.email, PASSWORD)).status, 303);
+    clock.advance(31_000);
+    const { response: allowed } = await signInFrom('203.0.113.9', user.email, PASSWORD);
+    assert.equal(allowed.status, 303);
   });
 
-  it('refuses every account from an address after 20 failures across accounts', async () => {
-    clock.advance(SIGN_IN_THROTTLE.windowMs + MINUTE);
-    const client = new DashboardClient(server);
-    for (let i = 0; i < SIGN_IN_THROTTLE.perAddress; i++) {
-      assert.equal((await client.signIn(`guess-${i}@example.test`, 'wrong')).status, 401);
-    }
+  it('each further failure doubles the wait', async () => {
+    nextWindow();
     const user = await server.make.makeUser({ password: PASSWORD });
-    assert.equal((await client.signIn(user.email, PASSWORD)).status, 429);
+    for (let i = 0; i < SIGN_IN_THROTTLE.perPair; i++) {
+      await signInFrom('203.0.113.10', user.email, 'wrong');
+    }
+    const waits: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const { response } = await signInFrom('203.0.113.10', user.email, 'wrong');
+      assert.equal(response.status, 429);
+      const wait = response.headers.get('retry-after') ?? '';
+      waits.push(wait);
+      clock.advance(Number(wait) * 1000);
+      assert.equal((await signInFrom('203.0.113.10', user.email, 'wrong')).response.status, 401);
+    }
+    assert.deepEqual(waits, ['30', '60', '120']);
+  });
+
+  it("an attacker's failures from another address never lock the owner out", async () => {
+    nextWindow();
+    const victim = await server.make.makeUser({ password: PASSWORD });
+    for (let i = 0; i < 12; i++) {
+      clock.advance(1_000);
+      await signInFrom('198.51.100.66', victim.email, `guess ${i}`);
+    }
+    const { response, client } = await signInFrom('192.0.2.10', victim.email, PASSWORD);
+    assert.equal(response.status, 303);
+    assert.ok(client.sessionToken);
+  });
+
+  it('20 failures across accounts from one office address do not lock out a colleague there', async () => {
+    nextWindow();
+    for (let i = 0; i < 20; i++) {
+      const { response } = await signInFrom('192.0.2.50', `guess-${i}@example.test`, 'wrong');
+      assert.equal(response.status, 401);
+    }
+    const colleague = await server.make.makeUser({ password: PASSWORD });
+    assert.equal((await signInFrom('192.0.2.50', colleague.email, PASSWORD)).response.status, 303);
+  });
+
+  it('one password tried against many accounts from one address is slowed past the address limit', async () => {
+    nextWindow();
+    for (let i = 0; i < SIGN_IN_THROTTLE.perAddress; i++) {
+      await signInFrom('192.0.2.77', `spray-${i}@example.test`, 'Summer2026!');
+    }
+    const { response } = await signInFrom('192.0.2.77', 'spray-last@example.test', 'Summer2026!');
+    assert.equal(response.status, 429);
+    const user = await server.make.makeUser({ password: PASSWORD });
+    assert.equal((await signInFrom('192.0.2.78', user.email, PASSWORD)).response.status, 303);
   });
 
   it('keeps the failure log in the database, without e-mails or addresses', async () => {
     const user = await server.make.makeUser({ password: PASSWORD });
-    await new DashboardClient(server).signIn(user.email, 'wrong');
+    await signInFrom('203.0.113.99', user.email, 'wrong');
     const rows = await server.db.query<{ bucket: string }>('SELECT bucket FROM sign_in_failures');
     assert.ok(rows.length >= 2);
     const text = JSON.stringify(rows);
-    assert.ok(!text.includes(user.email) && !text.includes('127.0.0.1'));
-    assert.ok(rows.every((row) => /^(account|address):[0-9a-f]{64}$/.test(row.bucket)));
+    assert.ok(!text.includes(user.email) && !text.includes('203.0.113.99'));
+    assert.ok(rows.every((row) => /^(pair|address):[0-9a-f]{64}$/.test(row.bucket)));
+  });
+});
+
+describe('dashboard behind a TLS proxy (TRUST_PROXY)', () => {
+  it('cookies are Secure when a trusted proxy says the client used https, and only then', async () => {
+    for (const trustProxy of [true, false]) {
+      const server = await startTestServer({ app: { trustProxy } });
+      try {
+        const response = await fetch(`${server.baseUrl}/sign-in`, {
+          headers: { 'x-forwarded-proto': 'https', accept: 'text/html' },
+        });
+        const cookie = response.headers.get('set-cookie') ?? '';
+        assert.match(cookie, /tmw_presession=/);
+        assert.equal(/;\s*Secure/i.test(cookie), trustProxy, cookie);
+      } finally {
+        await server.close();
+      }
+    }
   });
 });
 

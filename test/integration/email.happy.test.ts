@@ -231,6 +231,54 @@ describe('alert e-mail', () => {
     }
   });
 
+  it('register text that would shape the e-mail is refused at import; the sender is MAIL_FROM', async () => {
+    const user = await factories(db).makeUser({ tier: 'solo' });
+    const principal: Principal = {
+      userId: user.id,
+      email: user.email,
+      organization: null,
+      plan: PLANS.solo,
+      ownerId: user.id,
+      key: null,
+    };
+    const summary = await importRecords(db, [
+      makeRecord({ markText: 'NORTHWIND\r\nBcc: x@example.com' }),
+      makeRecord({ markText: 'NORTHWIND', ownerName: 'Evil\u2028Bcc: y@example.com' }),
+      makeRecord({ markText: 'NORTHWIND\u202E', ownerName: 'Bidi AG' }),
+      makeRecord({ markText: 'NORTH\u0007WIND' }),
+      makeRecord({ markText: 'NORTHWYND', ownerName: 'Honest Owner BV' }),
+    ]);
+    assert.equal(summary.imported, 1, JSON.stringify(summary));
+    assert.deepEqual(
+      summary.errors.map((e) => [e.line, e.message.split(':')[0]]),
+      [
+        [1, 'markText'],
+        [2, 'ownerName'],
+        [3, 'markText'],
+        [4, 'markText'],
+      ],
+    );
+    const watch = JSON.parse(
+      await createWatchService(db).create(principal, {
+        watchType: 'trademark',
+        name: 'Northwind',
+        attributes: { niceClasses: [9], designations: ['DE'] },
+        scanCadence: 'weekly',
+      }),
+    ) as { id: string };
+    await createScanner({ db, logger, publicUrl: 'https://tm.example', leaseSeconds: 60 }).scan({
+      watchIds: [watch.id],
+    });
+    const transport = smtpTransport(smtp.url, 'Acme Watch <tm@acme.example>');
+    assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 1, failed: 0 });
+    transport.close();
+    const raw = (smtp.received[0]?.raw ?? '').replace(/=\r?\n/g, '');
+    assert.match(raw, /^From: Acme Watch <tm@acme\.example>\r?$/m);
+    assert.match(raw, /Subject: Northwind: 1 new mark may conflict/);
+    assert.match(raw, /Honest Owner BV/);
+    assert.doesNotMatch(raw, /Bcc|example\.com/);
+  });
+
   it('the retry delay doubles from 30 s and is capped at an hour', () => {
     assert.deepEqual([1, 2, 3, 4].map(retryDelaySeconds), [30, 60, 120, 240]);
     assert.equal(retryDelaySeconds(50), 3600);

@@ -102,6 +102,7 @@ describe('rate limit', () => {
       assert.equal(res.headers.get('x-ratelimit-limit'), '60');
       assert.equal(res.headers.get('x-ratelimit-remaining'), '0');
       assert.equal(res.headers.get('retry-after'), '40');
+      assert.equal(res.body.error.retryAfter, 40);
     });
 
     it('Retry-After rounds the time to the next minute up to whole seconds', async () => {
@@ -335,5 +336,56 @@ describe('rate limit', () => {
         await two.close();
       }
     });
+  });
+});
+
+describe('failed authentication per client address', () => {
+  const FAILURES = 5;
+  let server: TestServer;
+  let now = minute(30) + 15_000;
+  const clock: Clock = { now: () => now };
+  before(async () => {
+    server = await startTestServer({
+      clock,
+      app: { failedAuthPerMinute: FAILURES, trustProxy: true },
+    });
+  });
+  after(() => server.close());
+
+  const from = (address: string, auth: Record<string, string> = {}) =>
+    server.request('GET', '/api/v1/me', { headers: { 'x-forwarded-for': address, ...auth } });
+  const randomKey = () => ({
+    authorization: `Bearer tmw_${Math.random().toString(36).slice(2).padEnd(43, 'x')}`,
+  });
+
+  it('past the limit an address gets 429 with Retry-After in the header and the envelope', async () => {
+    for (let i = 0; i < FAILURES; i++) {
+      assertError(await from('203.0.113.5', randomKey()), 401, 'unauthenticated');
+    }
+    const refused = await from('203.0.113.5', randomKey());
+    assertError(refused, 429, 'rate_limited');
+    assert.equal(refused.headers.get('retry-after'), '45');
+    assert.equal(refused.body.error.retryAfter, 45);
+    // Missing headers count too: they are failures all the same.
+    assertError(await from('203.0.113.5'), 429, 'rate_limited');
+  });
+
+  it('other addresses, and valid keys elsewhere, are not affected', async () => {
+    const { auth } = await server.make.makeKey();
+    assert.equal((await from('198.51.100.1', auth)).status, 200);
+    assertError(await from('198.51.100.2', randomKey()), 401, 'unauthenticated');
+  });
+
+  it('successful requests never count towards the limit', async () => {
+    const { auth } = await server.make.makeKey();
+    for (let i = 0; i < FAILURES * 2; i++) {
+      assert.equal((await from('198.51.100.3', auth)).status, 200);
+    }
+    assertError(await from('198.51.100.3', randomKey()), 401, 'unauthenticated');
+  });
+
+  it('the next minute the address may try again', async () => {
+    now = minute(31) + 1_000;
+    assertError(await from('203.0.113.5', randomKey()), 401, 'unauthenticated');
   });
 });

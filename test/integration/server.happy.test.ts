@@ -24,7 +24,7 @@ describe('tmwatch serve', () => {
       assert.deepEqual(await health.json(), { status: 'ok' });
       const ready = await fetch(`${server.url}/readyz`);
       assert.equal(ready.status, 200);
-      assert.deepEqual(await ready.json(), { status: 'ready' });
+      assert.deepEqual(await ready.json(), { status: 'ready', checks: { database: 'ok' } });
     } finally {
       assert.equal(await server.stop(), 0);
     }

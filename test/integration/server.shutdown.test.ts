@@ -23,7 +23,8 @@ test('SIGTERM lets a request in flight finish, refuses new connections, then exi
   const install = await freshInstallation();
   t.after(() => install.cleanup());
   const { key } = await makeKey(install.env);
-  const server = await startServe(install.env);
+  // At trace the server logs the start of each request: the sign that the slow one is in flight.
+  const server = await startServe({ ...install.env, LOG_LEVEL: 'trace' });
   t.after(() => server.stop('SIGKILL'));
   const url = new URL(server.url);
 

@@ -65,6 +65,42 @@ describe('hostile text in API requests', () => {
       'name',
       /NUL/,
     ],
+    [
+      'a name with a right-to-left override (U+202E) is refused',
+      validWatch({ name: 'Acme\u202Egpj.exe' }),
+      'name',
+      /bidirectional controls/,
+    ],
+    [
+      'a name with a bidi isolate (U+2067) is refused',
+      validWatch({ name: '\u2067Acme' }),
+      'name',
+      /bidirectional controls/,
+    ],
+    [
+      'a name with a line separator (U+2028) is refused',
+      validWatch({ name: 'Acme\u2028Bcc: x' }),
+      'name',
+      /line separators/,
+    ],
+    [
+      'a name with a paragraph separator (U+2029) is refused',
+      validWatch({ name: 'Acme\u2029' + 'Corp' }),
+      'name',
+      /line separators/,
+    ],
+    [
+      'a name of zero-width characters only is refused',
+      validWatch({ name: '\u200B\u200C\u200D\u2060\uFEFF' }),
+      'name',
+      /visible character/,
+    ],
+    [
+      'a name of combining marks and a zero-width space only is refused',
+      validWatch({ name: '\u0301\u200B\u0308' }),
+      'name',
+      /visible character/,
+    ],
   ];
 
   for (const [rule, body, path, message] of CREATE_CASES) {
@@ -76,6 +112,11 @@ describe('hostile text in API requests', () => {
       assertClean(res.text);
     });
   }
+
+  it('a name with a zero-width joiner between visible letters is stored as sent', async () => {
+    const watch = await createWatch(server, auth, { name: 'Ac\u200Dme' });
+    assert.equal(watch.name, 'Ac\u200Dme');
+  });
 
   it('a name with a paired surrogate (an emoji) is stored exactly as sent', async () => {
     const watch = await createWatch(server, auth, { name: 'Acme 😀' });
@@ -94,6 +135,18 @@ describe('hostile text in API requests', () => {
       { logoUrl: 'https://logos.test/\ud800.png' },
       'logoUrl',
       /surrogate/,
+    ],
+    [
+      'a PATCH name of invisible characters only is refused',
+      { name: '\u200B\u200B' },
+      'name',
+      /visible character/,
+    ],
+    [
+      'a PATCH name with a right-to-left override is refused',
+      { name: 'Ac\u202Eme' },
+      'name',
+      /bidirectional/,
     ],
     [
       'a logoUrl with a line break is refused',

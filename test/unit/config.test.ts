@@ -26,6 +26,12 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 60,
       logLevel: 'info',
       publicUrl: 'http://localhost:3000',
+      publicUrlSet: false,
+      mailFrom: 'Trademark Watch <alerts@trademark-watch.invalid>',
+      trustProxy: false,
+      requestTimeoutMs: 30_000,
+      maxConnections: 1000,
+      failedAuthPerMinute: 300,
       scanLeaseSeconds: 300,
       scanPollSeconds: 5,
       alertListCacheBytes: 64 * 1024 * 1024,
@@ -53,6 +59,11 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       REGISTER_SYNC_AT: '23:05',
       REGISTER_FEEDS: 'uspto-daily',
+      MAIL_FROM: 'Acme Watch <tm@acme.example>',
+      TRUST_PROXY: 'true',
+      REQUEST_TIMEOUT_SECONDS: '12.5',
+      MAX_CONNECTIONS: '200',
+      FAILED_AUTH_PER_MINUTE: '50',
     });
     assert.deepEqual(config, {
       port: 8080,
@@ -65,6 +76,12 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 120,
       logLevel: 'warn',
       publicUrl: 'https://watch.example.com',
+      publicUrlSet: true,
+      mailFrom: 'Acme Watch <tm@acme.example>',
+      trustProxy: true,
+      requestTimeoutMs: 12_500,
+      maxConnections: 200,
+      failedAuthPerMinute: 50,
       scanLeaseSeconds: 30,
       scanPollSeconds: 0.5,
       alertListCacheBytes: 16 * 1024 * 1024,
@@ -101,6 +118,13 @@ describe('loadConfig', () => {
     assert.doesNotMatch(message, /secret/);
   });
 
+  it('TRUST_PROXY takes a comma list of proxy addresses', () => {
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16' }).trustProxy, [
+      '10.0.0.1',
+      '10.1.0.0/16',
+    ]);
+  });
+
   it('variables it does not know are ignored', () => {
     assert.equal(loadConfig({ HOME: '/root', PATH: '/bin' }).port, 3000);
   });
@@ -117,6 +141,12 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: 'lots' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'not a url' }],
+    ['MAIL_FROM', { MAIL_FROM: 'alerts' }],
+    ['MAIL_FROM', { MAIL_FROM: 'a@b.example\r\nBcc: x@example.com' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes please' }],
+    ['REQUEST_TIMEOUT_SECONDS', { REQUEST_TIMEOUT_SECONDS: '0' }],
+    ['MAX_CONNECTIONS', { MAX_CONNECTIONS: '1.5' }],
+    ['FAILED_AUTH_PER_MINUTE', { FAILED_AUTH_PER_MINUTE: '0' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '-1' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: '1.5' }],
     ['ALERT_LIST_CACHE_MB', { ALERT_LIST_CACHE_MB: 'big' }],

@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import { importRecordFiles } from '../../register/import.ts';
+import { assertReadable } from '../../register/read-records.ts';
 import { defineCommand } from '../command.ts';
 
 export const command = defineCommand({
@@ -15,6 +16,9 @@ export const command = defineCommand({
     'tmwatch marks import apc240925.xml apc240926.xml.gz',
   ],
   run: async ({ db, positionals }) => {
+    // A file that cannot be read is the command's failure (exit 1, one line), checked before
+    // anything is imported; a bad record inside a readable file is a line of the report.
+    for (const path of positionals) await assertReadable(path);
     // A progress bar only on a terminal: stdout is the JSON summary, so the bar goes to stderr.
     const bar = process.stderr.isTTY
       ? new SingleBar({

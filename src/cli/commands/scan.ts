@@ -1,3 +1,5 @@
+import { unknownWatchIds } from '../../data/repositories/scans.ts';
+import { ApiError } from '../../domain/errors.ts';
 import { scannerFor } from '../../scan/roles.ts';
 import { defineCommand } from '../command.ts';
 
@@ -14,6 +16,15 @@ export const command = defineCommand({
   examples: ['tmwatch scan', 'tmwatch scan --watch wat_… --watch wat_…', 'tmwatch scan --due'],
   // Returns once every scan has committed; the alert e-mail they queue goes out with the next
   // `emails flush` (or a running server's or worker's sender).
-  run: ({ db, config, logger, values }) =>
-    scannerFor({ db, config, logger }).scan({ watchIds: values.watch, due: values.due ?? false }),
+  run: async ({ db, config, logger, values }) => {
+    // An id that names no watch is a mistake to report, not a scan of nothing (exit 1).
+    const unknown = values.watch?.length ? await unknownWatchIds(db, values.watch) : [];
+    if (unknown.length > 0) {
+      throw new ApiError('not_found', `watch ${unknown.join(', ')} does not exist`);
+    }
+    return scannerFor({ db, config, logger }).scan({
+      watchIds: values.watch,
+      due: values.due ?? false,
+    });
+  },
 });

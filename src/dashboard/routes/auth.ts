@@ -64,16 +64,19 @@ export function authRoutes(app: FastifyInstance, s: DashboardServices) {
 
       const result = await s.signIn.signIn({ email, password, address: request.ip });
       if (!result.ok && result.reason === 'throttled') {
-        request.log.warn(
+        // Info, not warn: a guesser's every refused attempt would otherwise flood the warnings.
+        request.log.info(
           { retryAfterSeconds: result.retryAfterSeconds },
           'dashboard sign-in throttled',
         );
-        const minutes = Math.ceil(result.retryAfterSeconds / 60);
-        reply.header('retry-after', String(result.retryAfterSeconds));
-        return again(
-          429,
-          `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        );
+        const seconds = result.retryAfterSeconds;
+        const minutes = Math.ceil(seconds / 60);
+        const wait =
+          seconds < 60
+            ? `${seconds} second${seconds === 1 ? '' : 's'}`
+            : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+        reply.header('retry-after', String(seconds));
+        return again(429, `Too many failed sign-in attempts. Try again in ${wait}.`);
       }
       if (!result.ok) {
         // Never which of the two was wrong: that would tell a guesser which e-mails have accounts.

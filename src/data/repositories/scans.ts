@@ -150,6 +150,15 @@ export async function ownerMailing(
   return rows[0] ?? null;
 }
 
+/** The ids among `ids` that name no watch at all. */
+export async function unknownWatchIds(db: Queryable, ids: readonly string[]): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM unnest($1::text[]) AS given(id) WHERE NOT EXISTS (SELECT 1 FROM watches w WHERE w.id = given.id)',
+    [ids],
+  );
+  return rows.map((r) => r.id);
+}
+
 export async function activeWatchIds(db: Queryable): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
     'SELECT id FROM watches WHERE active ORDER BY next_scan_at, id',

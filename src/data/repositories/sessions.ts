@@ -74,20 +74,28 @@ export async function insertSignInFailures(
   return rows.map((row) => row.id);
 }
 
-export type BucketFailures = { bucket: string; count: number; oldest: Date | null };
+export type BucketFailures = {
+  bucket: string;
+  count: number;
+  oldest: Date | null;
+  newest: Date | null;
+};
 
 /** Failures of each bucket since `since`, with the oldest of them (it decides the retry time). */
 export async function countSignInFailures(
   db: Queryable,
   buckets: string[],
   since: Date,
+  /** Failures left out of `newest` (the attempt being made, already recorded). */
+  notNewest: number[] = [],
 ): Promise<BucketFailures[]> {
   return db.query<BucketFailures>(
-    `SELECT b.bucket, count(f.id)::int AS count, min(f.failed_at) AS oldest
+    `SELECT b.bucket, count(f.id)::int AS count, min(f.failed_at) AS oldest,
+            max(f.failed_at) FILTER (WHERE f.id <> ALL($3::bigint[])) AS newest
        FROM unnest($1::text[]) AS b (bucket)
        LEFT JOIN sign_in_failures f ON f.bucket = b.bucket AND f.failed_at > $2
       GROUP BY b.bucket`,
-    [buckets, since],
+    [buckets, since, notNewest],
   );
 }
 

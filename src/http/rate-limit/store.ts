@@ -5,6 +5,8 @@
  */
 export interface RateLimitStore {
   hit(key: string, windowStartMs: number, windowMs: number): Promise<number>;
+  /** Resolves when the store answers (readiness); a store in the process always does. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }
 

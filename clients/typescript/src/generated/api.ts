@@ -350,6 +350,8 @@ export interface components {
                 message: string;
                 /** @description On a 400 for a malformed query: what failed. */
                 details?: components["schemas"]["ValidationDetails"];
+                /** @description On a 429 or a 503: whole seconds to wait before retrying, the same as the Retry-After header. */
+                retryAfter?: number;
             };
         };
         ValidationError: {

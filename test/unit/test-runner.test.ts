@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('npm test (scripts/run-tests.mjs)', () => {
+  it('says in its summary that the browser tests were skipped when chromium is missing', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, CHROMIUM_PATH: '/nonexistent/chromium' };
+    delete env.CI;
+    delete env.NODE_TEST_CONTEXT;
+    const run = spawnSync(process.execPath, ['scripts/run-tests.mjs', 'dashboard.browser'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const lines = run.stdout.trimEnd().split('\n');
+    assert.match(
+      lines.at(-1) ?? '',
+      /^note: browser tests SKIPPED \(1 file\): chromium is not installed at \/nonexistent\/chromium/,
+    );
+  });
+});
