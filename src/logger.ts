@@ -15,7 +15,7 @@ export const REDACT_PATHS = [
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } },
-    // Logs go to stderr: stdout belongs to the CLI's JSON output (operations.md).
+    // Logs go to stderr: stdout belongs to the CLI's JSON output.
     destination ?? pino.destination(2),
   );
 }

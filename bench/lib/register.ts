@@ -1,6 +1,6 @@
 // The synthetic register of bench/scan.ts: mark texts from a character model trained on real EUIPO
 // texts (markov.ts), with a Nice class mix, an office mix, owners, dates and statuses drawn from
-// the weight tables below. Records are in the normalized JSON Lines format of operations.md, which
+// the weight tables below. Records are in the normalized JSON Lines format of docs/register-formats.md, which
 // is what the real importer reads.
 //
 // The weights are approximations, rounded, of the shares in WIPO's IP statistics (trademark

@@ -123,7 +123,7 @@ export function createAccountService(db: Db) {
       if (input.password !== undefined) requirePassword(input.password);
       let tier = requireTier(input.tier ?? 'free');
       if (input.organizationId !== undefined) {
-        // A member takes the organization's tier (operations.md).
+        // A member takes the organization's tier.
         tier = requireTier((await requireOrganization(db, input.organizationId)).tier);
       }
       if (await repo.getUserByEmail(db, email)) {

@@ -1,4 +1,4 @@
-// Territory coverage of a register record (operations.md, "Register records"): a record covers
+// Territory coverage of a register record (docs/register-formats.md): a record covers
 // country C when its jurisdiction is C, or a regional office that includes C, or `WO` (an
 // international registration) with C, or a regional office including C, among its designations.
 // A watch designation `EU` is covered by `EM` records and by `WO` records designating `EM`.

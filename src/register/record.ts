@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { lineTextReason } from '../domain/text.ts';
 
 /**
- * A register record in the normalized form of operations.md ("Register records: the normalized
- * JSON Lines format"), after validation. Every reader in this folder (JSON Lines, USPTO XML)
+ * A register record in the normalized form (docs/register-formats.md, "Normalized JSON Lines"),
+ * after validation. Every reader in this folder (JSON Lines, USPTO XML)
  * produces this shape, so the importer has one thing to upsert.
  */
 export type RegisterRecord = {
@@ -170,7 +170,7 @@ export const registerRecordSchema = z
     registeredAt: optionalInstant,
     expiresAt: optionalInstant,
     publishedAt: optionalInstant,
-    // Required, as operations.md has it, but null when the source gives no status.
+    // Required by the record format, but null when the source gives no status.
     status: text(50).nullable(),
     classes: z.array(niceClass, need('an array of Nice classes')),
     logoUrl: z

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The bundled sample of real register records (normalized JSON Lines) that a fresh install loads
- * so that a first watch finds something (operations.md, "Start"). It holds real USPTO case-files
+ * so that a first watch finds something (README, "Quick start"). It holds real USPTO case-files
  * only, with what the office wrote and nothing more; it is a sample, not a register. Rebuilt by
  * `src/register/scripts/make-sample-marks.ts`; provenance in `src/register/assets/README.md`.
  */

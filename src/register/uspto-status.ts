@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/** The status words this service uses for USPTO records (operations.md: "the office's status word"). */
+/** The status words this service uses for USPTO records (docs/register-formats.md: the office's status word). */
 export type UsptoStatusWord =
   | 'filed'
   | 'published'

@@ -11,7 +11,7 @@ import { SAMPLE_MARKS_PATH } from '../register/sample-marks.ts';
 import type { BackgroundTask, FirstStartStep, RoleContext } from '../roles.ts';
 import { createScanner } from './scanner.ts';
 
-/** SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (operations.md). */
+/** SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (README). */
 export function mailTransportFor(config: Config): MailTransport {
   return config.smtpUrl
     ? smtpTransport(config.smtpUrl, config.mailFrom)

@@ -12,7 +12,7 @@ import {
 } from './cli.helpers.ts';
 
 // Values an operator can type that the database or the service cannot use as given: each is the
-// one-line message and exit 1 of operations.md, with nothing half-created. (A NUL cannot reach a
+// one-line message and exit 1 of the CLI (README), with nothing half-created. (A NUL cannot reach a
 // process argument at all; the account services refuse it too, see accounts.error.test.ts.)
 
 describe('tmwatch refuses unusable values with one line, and keeps nothing of them', () => {

@@ -591,7 +591,7 @@ describe('record schema: what the source does not give stays absent', () => {
     assert.deepEqual([result.record.ownerName, result.record.ownerCountryCode], ['Someone', null]);
   });
 
-  test('a null status is kept null; a missing one is still an error (operations.md: required)', () => {
+  test('a null status is kept null; a missing one is still an error (the record format: required)', () => {
     const nullStatus = parseRegisterRecord({ ...base, status: null });
     assert.ok(nullStatus.ok, nullStatus.ok ? '' : nullStatus.error);
     assert.equal(nullStatus.record.status, null);

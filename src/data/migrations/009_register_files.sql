@@ -12,7 +12,7 @@ CREATE TABLE register_files (
   -- Bytes downloaded and their SHA-256 (hex), once a download has completed and been verified.
   bytes         bigint,
   sha256        text,
-  -- The importer's counts for the file's records (operations.md, marks import).
+  -- The importer's counts for the file's records (as `tmwatch marks import` reports them).
   imported      integer,
   updated       integer,
   skipped       integer,
