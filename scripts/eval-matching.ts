@@ -319,7 +319,7 @@ const report = lines.join('\n');
  */
 function alertsPerWatchReport(): string[] {
   const draw = mulberry32(SEED + 1);
-  const common = texts.filter((t, i) => {
+  const common = texts.filter((_t, i) => {
     const a = analyses[i] as (typeof analyses)[number];
     return (
       a.words.length >= 1 &&

@@ -98,7 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     // Past find-my-way's default of 100 characters a path parameter is a routing error (a 500 if
     // nothing maps it). An over-long id must go through the pipeline like any other malformed id:
-    // authentication first, then 404 (D1). Node's own header limit (16 KiB) bounds the URL.
+    // authentication first, then 404. Node's own header limit (16 KiB) bounds the URL.
     routerOptions: { maxParamLength: 65_536 },
   });
   // Beyond this many connections Node closes new ones on arrival, before they cost anything.

@@ -109,7 +109,7 @@ const FIELD_OF_PATH: ReadonlyMap<string, WatchFormField> = new Map([
 ]);
 
 /**
- * The API's validation details (D5) → messages per form field. An entry's error
+ * The API's validation details → messages per form field. An entry's error
  * (`attributes.niceClasses.2`) names the entry typed, since the box holds a whole list.
  */
 export function errorsFromDetails(

@@ -49,7 +49,7 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
   const pages = createPageCache(options.pageCacheBytes ?? DEFAULT_PAGE_CACHE_BYTES);
 
   function listRows(ownerId: string, query: ListAlertsQuery, after: CursorPosition | undefined) {
-    // A watch id that cannot exist is a watch the caller cannot see: an empty list (D4).
+    // A watch id that cannot exist is a watch the caller cannot see: an empty list.
     if (query.watchId !== undefined && !isIdOf('wat', query.watchId)) return Promise.resolve([]);
     return repo.listAlertsJson(db, {
       ownerId,

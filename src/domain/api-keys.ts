@@ -40,7 +40,7 @@ export function looksLikeApiKey(token: string): boolean {
   return KEY_PATTERN.test(token);
 }
 
-/** `Authorization: Bearer <token>`, exactly one space, nothing else (D1). */
+/** `Authorization: Bearer <token>`, exactly one space, nothing else. */
 export function parseBearer(header: string | undefined): string | null {
   if (header === undefined) return null;
   const match = /^Bearer ([^\s]+)$/.exec(header);

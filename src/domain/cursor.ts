@@ -1,7 +1,7 @@
 /**
  * Keyset cursors for lists ordered by (createdAt DESC, id DESC). The cursor is the position of the
  * last row of a page; the next page starts strictly after it, so rows inserted meanwhile can never
- * make a page repeat or skip a row (D4). Encoded as base64url JSON: opaque to clients, not secret.
+ * make a page repeat or skip a row. Encoded as base64url JSON: opaque to clients, not secret.
  */
 export type CursorPosition = { createdAt: string; id: string };
 

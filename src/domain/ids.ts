@@ -27,7 +27,7 @@ export type IdPrefix =
   | 'whd'
   | 'msg';
 
-/** Opaque, prefixed ids (D3): the prefix tells a reader of a log line what the id is. */
+/** Opaque, prefixed ids: the prefix tells a reader of a log line what the id is. */
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(22)}`;
 }

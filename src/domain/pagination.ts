@@ -5,7 +5,7 @@ import { ApiError } from './errors.ts';
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
 
-/** Cursor text → keyset position; a cursor we did not issue is a malformed query (D4). */
+/** Cursor text → keyset position; a cursor we did not issue is a malformed query. */
 export function positionFromCursor(cursor: string | undefined) {
   if (cursor === undefined) return undefined;
   const position = decodeCursor(cursor);

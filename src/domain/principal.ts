@@ -1,4 +1,3 @@
-import type { Scope } from './api-keys.ts';
 import { PLANS, type Plan, type Tier } from './plans.ts';
 
 /** The caller of a request: a user, the plan in force for them, and the key they used. */
@@ -30,8 +29,4 @@ export function principalOf(row: {
     plan: PLANS[row.tier as Tier],
     ownerId: organization?.id ?? row.user_id,
   };
-}
-
-export function hasScope(principal: Principal, scope: Scope): boolean {
-  return principal.key?.scopes.includes(scope) ?? false;
 }

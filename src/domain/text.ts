@@ -70,7 +70,7 @@ export function nameTextReason(value: string): string | null {
 
 /**
  * The Zod check of text the database can store, for any string schema: `label` starts the message,
- * e.g. "Name must not contain the NUL character (U+0000)." under the field's dotted path (D5).
+ * e.g. "Name must not contain the NUL character (U+0000)." under the field's dotted path.
  */
 export function storableText<T extends z.ZodType<string, string>>(schema: T, label: string): T {
   return schema.check(issueFor(unstorableReason, label)) as T;

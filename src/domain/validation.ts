@@ -7,7 +7,7 @@ export type FlattenOptions = {
 };
 
 /**
- * Zod issues → `{ formErrors, fieldErrors }` with dotted paths (D5). An unknown key is reported
+ * Zod issues → `{ formErrors, fieldErrors }` with dotted paths. An unknown key is reported
  * under its own path so that the response names it, and `field` is the first offending key: the
  * first unknown one if any, else the first path that failed.
  *

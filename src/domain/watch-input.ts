@@ -95,7 +95,7 @@ export const updateWatchSchema = z.strictObject({
 export type UpdateWatchInput = z.output<typeof updateWatchSchema>;
 
 /**
- * Keys a PATCH may not touch, with the reason the 422 gives (D3). A Map, because it is looked up
+ * Keys a PATCH may not touch, with the reason the 422 gives. A Map, because it is looked up
  * by the client's key names: an object literal would answer "constructor" with Object itself.
  */
 export const UPDATE_KEY_MESSAGES: ReadonlyMap<string, string> = new Map([

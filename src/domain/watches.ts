@@ -80,7 +80,7 @@ export function createWatchService(db: Db) {
         }
         const current = await repo.getWatchRow(tx, principal.ownerId, id, { forUpdate: true });
         if (!current) throw notFound();
-        // On PATCH a too-fast cadence is a validation failure, not a quota breach (D2).
+        // On PATCH a too-fast cadence is a validation failure, not a quota breach.
         if (input.scanCadence !== undefined && isFasterThanAllowed(plan, input.scanCadence)) {
           throw validationError({
             formErrors: [],

@@ -23,7 +23,7 @@ function withSecret(json: string, secret: string): string {
 
 /**
  * Webhook endpoints. Like watches, they belong to the caller's owner (the organization of a
- * member, D2): another owner's endpoint is absent (404).
+ * member): another owner's endpoint is absent (404).
  */
 export function createWebhookService(db: Db, options: WebhookServiceOptions) {
   const webhookJson = repo.createWebhookJsonLookup(db);

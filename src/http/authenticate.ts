@@ -16,7 +16,7 @@ declare module 'fastify' {
     anyTier?: boolean;
     /**
      * 'session': the route authenticates by the dashboard session itself (DELETE
-     * /api-keys/{id}, D9), so this pipeline leaves it alone: no API key, no rate limit.
+     * /api-keys/{id}), so this pipeline leaves it alone: no API key, no rate limit.
      */
     auth?: 'key' | 'session';
   }
@@ -97,7 +97,7 @@ export function apiAuthentication(deps: AuthDeps) {
   };
 }
 
-/** Counts one authenticated request of `subject` against the rate limit (D6); 429 past it. */
+/** Counts one authenticated request of `subject` against the rate limit; 429 past it. */
 export type RequestCounter = (subject: string, reply: FastifyReply) => Promise<void>;
 
 /**

@@ -12,7 +12,7 @@ import { documentedQuerySchema } from './query.ts';
 // - a query parameter is documented as what it means (integer, boolean, date-time, array of
 //   enums; query.ts `documentedAs`), not as the text the validator parses;
 // - every response gets a description, X-Request-Id, and on an authenticated operation the
-//   rate-limit headers of every authenticated response (D1); every 429 and 503 gets Retry-After;
+//   rate-limit headers of every authenticated response; every 429 and 503 gets Retry-After;
 // - `servers` is the service's public URL; component schemas nothing refers to are dropped.
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../domain/pagination.ts';
 
-// Query-string pieces shared by the list endpoints (D4). Every value arrives as a string (or an
+// Query-string pieces shared by the list endpoints. Every value arrives as a string (or an
 // array of strings when repeated); anything that does not parse is a 400.
 
 /**

@@ -4,7 +4,7 @@ import { ApiError } from '../domain/errors.ts';
 import { type FlattenOptions, flattenIssues, safeParseWithMessages } from '../domain/validation.ts';
 
 type SchemaOptions = FlattenOptions & {
-  /** Also name the first offending key as `details.field` (the alert PATCH, D5). */
+  /** Also name the first offending key as `details.field` (the alert PATCH). */
   reportField?: boolean;
 };
 

@@ -80,7 +80,7 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
       const source = deps.sources.get(code);
       if (!source) throw new Error(`no adapter for source ${code}`);
       toSeq = await source.currentSeq(deps.db);
-      // A watch's own application (logoSt13) is where its logo comes from, never a hit (D3).
+      // A watch's own application (logoSt13) is where its logo comes from, never a hit.
       if (watch.logo_st13 !== null && watch.logo_url === null) {
         logoUrl = (await source.findByExternalId(deps.db, watch.logo_st13))?.logoUrl ?? null;
       }
@@ -210,7 +210,7 @@ async function recordFailure(
   }
 }
 
-/** One e-mail per owner per scan run (D8), for plans that include alert e-mail. */
+/** One e-mail per owner per scan run, for plans that include alert e-mail. */
 async function queueAlertEmail(
   deps: ScanDeps,
   tx: Parameters<Parameters<Db['transaction']>[0]>[0],

@@ -53,7 +53,7 @@ export async function claimDueMessages(
   );
 }
 
-/** The server accepted the message: only now do its alerts get emailedAt (D8). */
+/** The server accepted the message: only now do its alerts get emailedAt. */
 export async function markSent(tx: Queryable, id: string, alertIds: string[]) {
   await tx.query(
     'UPDATE email_outbox SET sent_at = now_ms(), claimed_until = NULL, last_error = NULL WHERE id = $1',

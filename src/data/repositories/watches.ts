@@ -117,9 +117,9 @@ export type WatchChanges = {
   active?: boolean;
   logoUrl?: string | null;
   logoSt13?: string | null;
-  /** The next scan must read the whole mirror (name or attributes changed, D8). */
+  /** The next scan must read the whole mirror (name or attributes changed). */
   needsFullScan?: boolean;
-  /** Schedule the next scan now (re-activation: scanned within 60 s, D8). */
+  /** Schedule the next scan now (re-activation: scanned within 60 s). */
   scanNow?: boolean;
 };
 

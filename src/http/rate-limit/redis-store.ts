@@ -18,7 +18,7 @@ return count`;
 
 type RedisWithHit = Redis & { tmwHit(key: string, ttlMs: number): Promise<number> };
 
-/** Counters shared by every instance that points at the same Redis (D6). */
+/** Counters shared by every instance that points at the same Redis. */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithHit;
 

@@ -1,6 +1,6 @@
 /**
  * A fixed-window counter per API key. The window is the wall-clock minute because the spec promises
- * a reset at the top of the minute (D6); `hit` counts the request and returns the count so far, in
+ * a reset at the top of the minute; `hit` counts the request and returns the count so far, in
  * one atomic step, so concurrent requests can never be over-admitted.
  */
 export interface RateLimitStore {

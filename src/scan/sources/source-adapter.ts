@@ -21,7 +21,7 @@ export interface SourceAdapter {
   /** Highest change sequence committed now: the upper bound of a scan starting now. */
   currentSeq(db: Queryable): Promise<number>;
   findCandidates(db: Db, watch: PreparedWatch, range: SeqRange): Promise<CandidateRecord[]>;
-  /** The record with this source id, if any (logoSt13 lookups, D3). */
+  /** The record with this source id, if any (logoSt13 lookups). */
   findByExternalId(db: Queryable, externalId: string): Promise<CandidateRecord | null>;
   toHit(record: CandidateRecord): Omit<NewHit, 'id' | 'watchId' | 'opposition'>;
 }
