@@ -3,11 +3,12 @@ import { insertHitWithAlert } from '../../src/data/repositories/alerts.ts';
 import { createAccountService } from '../../src/domain/accounts.ts';
 import { SCOPES } from '../../src/domain/api-keys.ts';
 import { newId } from '../../src/domain/ids.ts';
+import type { Tier } from '../../src/domain/plans.ts';
 
 let sequence = 0;
 const unique = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 
-export type Tier = 'free' | 'solo' | 'team' | 'enterprise';
+export type { Tier };
 
 /** Builders for test data. Each call makes new rows; nothing is shared between tests. */
 export function factories(db: Db) {
