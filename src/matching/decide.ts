@@ -55,6 +55,8 @@ export function trigramThreshold(brandLength: number): number {
 export const CONTAINED_MIN_LENGTH = 4;
 /** Shortest brand core for `contains_brand` when the core is a single word. */
 export const CONTAINS_MIN_LENGTH = 3;
+/** Shortest distinctive part of a one-word compound brand reported alone (DOLPHIN of POWERDOLPHIN). */
+export const COMPOUND_PART_MIN = 5;
 /** Shortest brand (compact) whose fused forms are reported, and the shortest word fused to it. */
 export const FUSED_MIN_BRAND = 5;
 export const FUSED_MIN_REST = 2;
@@ -317,6 +319,17 @@ export function prepareWatch(watch: WatchInput, stats: WordStats = NO_WORD_STATS
       const key = run.join('');
       if (key.length >= CONTAINED_MIN_LENGTH && !allCommon(run) && !runs.has(key)) {
         runs.set(key, brand.words.slice(i, j));
+      }
+    }
+  }
+  // A one-word brand written as a common word and a distinctive part (POWERDOLPHIN, DOLPHINWORLD):
+  // that part alone is a run of it too.
+  if (brand.folded.length === 1) {
+    const w = brand.folded[0] as string;
+    for (const c of COMPOUND_HEADS) {
+      const rest = w.startsWith(c) ? w.slice(c.length) : w.endsWith(c) ? w.slice(0, -c.length) : '';
+      if (rest.length >= COMPOUND_PART_MIN && !allCommon([rest]) && !runs.has(rest)) {
+        runs.set(rest, [rest]);
       }
     }
   }

@@ -275,3 +275,18 @@ describe('disclaimers', () => {
     );
   });
 });
+
+describe('contained_in_brand: the distinctive part of a one-word compound brand', () => {
+  it('raises DOLPHIN for POWERDOLPHIN and DOLPHINWORLD, and retrieves it', () => {
+    for (const brand of ['POWERDOLPHIN', 'DOLPHINWORLD']) {
+      const p = prepare(brand);
+      const d = decide(p, 'DOLPHIN');
+      assert.ok(kinds(d.reasons).includes('contained_in_brand'), brand);
+      assertRetrieved(p, 'DOLPHIN');
+    }
+  });
+  it('not the common word, nor a part shorter than 5 letters', () => {
+    assert.equal(decide(prepare('POWERDOLPHIN'), 'POWER').conflict, false);
+    assert.equal(decide(prepare('WINDWORLD'), 'WIND').conflict, false);
+  });
+});
