@@ -78,7 +78,7 @@ export function parseReviewQuery(input: ReviewQueryInput): {
   if (q.length > MAX_QUERY_LENGTH) {
     problems.push(`Search for at most ${MAX_QUERY_LENGTH} characters.`);
     q = '';
-  } else if (nameTextReason(q) !== null) {
+  } else if (q !== '' && nameTextReason(q) !== null) {
     problems.push('The search text must be one line of plain text.');
     q = '';
   }
