@@ -11,6 +11,10 @@ export async function startWebhookReceiver() {
   const received: ReceivedRequest[] = [];
   const answers: (number | 'hang')[] = [];
   const waiting: { count: number; resolve: () => void }[] = [];
+  const watching: {
+    match: (r: ReceivedRequest) => boolean;
+    resolve: (r: ReceivedRequest) => void;
+  }[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -21,6 +25,8 @@ export async function startWebhookReceiver() {
         body: Buffer.concat(chunks).toString('utf8'),
       });
       for (const w of waiting.filter((w) => received.length >= w.count)) w.resolve();
+      const last = received.at(-1) as ReceivedRequest;
+      for (const w of watching.filter((w) => w.match(last))) w.resolve(last);
       const answer = answers.shift() ?? 204;
       if (answer === 'hang') return;
       if (answer >= 300 && answer < 400) response.setHeader('location', '/moved');
@@ -39,6 +45,15 @@ export async function startWebhookReceiver() {
     receivedCount(count: number): Promise<void> {
       if (received.length >= count) return Promise.resolve();
       return new Promise((resolve) => waiting.push({ count, resolve }));
+    },
+    /**
+     * Resolves with the first request, from the `from`-th on, that `match` accepts: a test waiting
+     * for one event is not fooled by a retry of an earlier one arriving first.
+     */
+    receivedMatching(match: (r: ReceivedRequest) => boolean, from = 0): Promise<ReceivedRequest> {
+      const already = received.slice(from).find(match);
+      if (already !== undefined) return Promise.resolve(already);
+      return new Promise((resolve) => watching.push({ match, resolve }));
     },
     close: () =>
       new Promise<void>((resolve) => {
