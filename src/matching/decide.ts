@@ -207,6 +207,13 @@ export interface WeightyWord {
   plain: string;
   /** Its index in the brand's core. */
   at: number;
+  /** Marks of the register holding it (0 when unmeasured). */
+  marks: number;
+  /**
+   * Part of the brand's dominant element: its first distinctive word, or its rarest in the
+   * register (any of them when unmeasured). Computed once per watch, not per candidate.
+   */
+  dominant: boolean;
 }
 
 export interface RecordInput extends CoverageRecord {
@@ -306,8 +313,13 @@ export function prepareWatch(watch: WatchInput, stats: WordStats = NO_WORD_STATS
   core.forEach((folded, at) => {
     const plain = brand.words[coreStart + at] as string;
     if (!isWeakWord(stats, folded, plain) && !weighty.some((w) => w.folded === folded)) {
-      weighty.push({ folded, plain, at });
+      const marks = marksWith(stats, plain) ?? 0;
+      weighty.push({ folded, plain, at, marks, dominant: false });
     }
+  });
+  const rarest = Math.min(...weighty.map((w) => w.marks));
+  weighty.forEach((w, i) => {
+    w.dominant = i === 0 || w.marks === rarest;
   });
   const coreCompact = core.join('');
   const runs = new Map<string, readonly string[]>();
@@ -1048,12 +1060,10 @@ function sharedWordReason(
   disclaimed: readonly string[],
 ): Reason | null {
   if (p.core.length < 2 || p.weighty.length === 0 || m.folded.length === 0) return null;
-  const marks = p.weighty.map((w) => marksWith(p.stats, w.plain) ?? 0);
-  const rarest = Math.min(...marks);
   const sharedWords = p.core.filter((w) => w.length >= MIN_WEIGHTY_LENGTH && m.folded.includes(w));
   const addsUp = new Set(sharedWords).size >= 2;
-  const found = p.weighty.flatMap((w, i) => {
-    if (!(i === 0 || marks[i] === rarest || addsUp)) return [];
+  const found = p.weighty.flatMap((w) => {
+    if (!(w.dominant || addsUp)) return [];
     const f = findShared(w, m);
     return f === null ? [] : [{ w, ...f }];
   });
