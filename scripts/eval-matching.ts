@@ -89,7 +89,12 @@ const trigramSets = keys.map((k) => trigrams(k.compact));
 // The register's word counts, as the mirror keeps them (mark_words): here the fixture is the register.
 const wordStats = countWords(analyses.map((a) => a.words));
 /** The rules added with the register's word counts; "before" leaves them out. */
-const MEASURED_KINDS: ReadonlySet<string> = new Set(['shared_word', 'same_shape']);
+const MEASURED_KINDS: ReadonlySet<string> = new Set([
+  'shared_word',
+  'same_shape',
+  'digits_as_words',
+  'parts_swapped',
+]);
 const textKinds = (reasons: readonly { kind: string }[]) =>
   reasons.filter((r) => r.kind !== 'class_overlap' && r.kind !== 'territory').map((r) => r.kind);
 const raisedBefore = (reasons: readonly { kind: string }[]) =>

@@ -127,10 +127,13 @@ function sharedWordEvidence(
     ' of the watched brand',
   ];
   if (r.form !== 'word') {
-    pieces.push(
-      r.form === 'plural' ? ' in the plural, ' : ' fused with another word into ',
-      lit(r.markWords[0] ?? ''),
-    );
+    const how = {
+      plural: ' in the plural, ',
+      fused: ' fused with another word into ',
+      stem: ' in another form of the same word, ',
+      sound: ' respelt with the same sound, ',
+    }[r.form];
+    pieces.push(how, lit(r.markWords[0] ?? ''));
   }
   pieces.push(where);
   const counts = r.words.map((w) => marksWith(stats, w));
@@ -265,6 +268,36 @@ function ruleEvidence(p: PreparedWatch, mark: string, r: Reason, stats: WordStat
     }
     case 'shared_word':
       return sharedWordEvidence(p, m, r, stats);
+    case 'digits_as_words': {
+      const [a, b] = r.texts;
+      const said =
+        r.how === 'same'
+          ? 'the same'
+          : r.how === 'edit'
+            ? `one letter apart (${describeEdits(a, b)})`
+            : 'pronounced alike';
+      return [
+        'Read aloud with its digits as words, the mark ',
+        lit(mark),
+        ' is ',
+        lit(b),
+        ' and the watched brand ',
+        brand,
+        ' is ',
+        lit(a),
+        `: ${said}.`,
+      ];
+    }
+    case 'parts_swapped':
+      return [
+        "The mark is the watched brand's two parts in the other order: ",
+        lit(r.markParts.join(' ')),
+        ' for ',
+        lit(r.parts.join(' ')),
+        r.markParts[0] === r.parts[1] && r.markParts[1] === r.parts[0]
+          ? '.'
+          : ', each written or pronounced alike.',
+      ];
     case 'same_shape': {
       const [a, b] = r.texts;
       return [

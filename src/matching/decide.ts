@@ -27,6 +27,7 @@ import {
   SKELETON_KEY,
   SUFFIX_ANCHOR,
   shapeKeys,
+  spokenDigits,
   vowelGroups,
   wholeMarkPhoneticCodes,
 } from './normalize.ts';
@@ -35,6 +36,7 @@ import {
   isWeakWord,
   MIN_WEIGHTY_LENGTH,
   marksWith,
+  measuredCommon,
   NO_WORD_STATS,
   type WordStats,
 } from './word-weights.ts';
@@ -53,6 +55,8 @@ export function trigramThreshold(brandLength: number): number {
 }
 /** Shortest mark the `contained_in_brand` rule reports, and shortest brand-side affix stem. */
 export const CONTAINED_MIN_LENGTH = 4;
+/** Longest mark in which a letter mark (RM) is reported as a word (MB RM). */
+export const LETTER_MARK_MAX_WORDS = 3;
 /** Shortest brand core for `contains_brand` when the core is a single word. */
 export const CONTAINS_MIN_LENGTH = 3;
 /** Shortest distinctive part of a one-word compound brand reported alone (DOLPHIN of POWERDOLPHIN). */
@@ -79,7 +83,9 @@ export type TextReasonKind =
   | 'near_inside'
   | 'reordered'
   | 'shared_word'
-  | 'same_shape';
+  | 'same_shape'
+  | 'digits_as_words'
+  | 'parts_swapped';
 export type ReasonKind = TextReasonKind | 'class_overlap' | 'territory';
 
 /** One machine-readable finding, with a sentence (`detail`) a reader can quote. */
@@ -153,13 +159,28 @@ export type Reason =
       syllables: number;
     }
   | {
+      kind: 'digits_as_words';
+      detail: string;
+      /** Brand and mark as read aloud, digits as words (TRUEONE / TRUONE). */
+      texts: [string, string];
+      /** Read aloud they are the same, one letter apart, or the same in sound. */
+      how: 'same' | 'edit' | 'sound';
+    }
+  | {
+      kind: 'parts_swapped';
+      detail: string;
+      /** The one-word brand's two parts in its order (TIGHT, VAC), and the mark's (VAC, TITE). */
+      parts: [string, string];
+      markParts: [string, string];
+    }
+  | {
       kind: 'shared_word';
       detail: string;
       /** The brand's distinctive words that the mark holds, as the brand writes them. */
       words: string[];
       /** The mark's words that hold them, and how the first is held. */
       markWords: string[];
-      form: 'word' | 'plural' | 'fused';
+      form: SharedForm;
       /** Where the first of them stands: in the brand's core and in the mark (0 = first word). */
       brandAt: number;
       markAt: number;
@@ -214,6 +235,16 @@ export interface WeightyWord {
    * register (any of them when unmeasured). Computed once per watch, not per candidate.
    */
   dominant: boolean;
+  /** The word without its inflection (GNARLY, GNARLED → GNARL; see stemOf). */
+  stem: string;
+  /** Its spelling skeleton; empty below 4 letters (PHONETIC_MIN_LENGTH). */
+  skeleton: string;
+}
+
+/** A one-word brand read as two parts (TIGHT + VAC), for `parts_swapped`. */
+export interface BrandParts {
+  first: string;
+  second: string;
 }
 
 export interface RecordInput extends CoverageRecord {
@@ -271,6 +302,20 @@ export interface PreparedWatch {
   shapeKeys: readonly string[];
   /** The register's word counts the watch was prepared with (NO_WORD_STATS: none). */
   stats: WordStats;
+  /** The brand read aloud with its digits as words (TRUE1 → TRUEONE), or null (spokenDigits). */
+  spoken: string | null;
+  /**
+   * A brand of two or more letters that is one word of 2 letters (RM) and not a common word: a
+   * letter mark, reported as a word of a mark of up to 3 words (contains_brand).
+   */
+  letterMark: boolean;
+  /**
+   * The brand's first word when it is 2 or 3 letters, not common, and the initials of the words
+   * after it (ML of ML MARK LEES): a mark that is only this word is `contained_in_brand`.
+   */
+  initials: string | null;
+  /** Readings of a one-word brand of 6+ letters as two parts of 3+ (parts_swapped), else empty. */
+  parts: readonly BrandParts[];
   /**
    * The core's words that carry weight: not weak by the list or by measurement (isWeakWord). For
    * a brand of two or more core words, a mark holding one of them is `shared_word`.
@@ -314,7 +359,17 @@ export function prepareWatch(watch: WatchInput, stats: WordStats = NO_WORD_STATS
     const plain = brand.words[coreStart + at] as string;
     if (!isWeakWord(stats, folded, plain) && !weighty.some((w) => w.folded === folded)) {
       const marks = marksWith(stats, plain) ?? 0;
-      weighty.push({ folded, plain, at, marks, dominant: false });
+      const letters = brand.letterWords[coreStart + at] ?? '';
+      const sounded = letters.length >= PHONETIC_MIN_LENGTH;
+      weighty.push({
+        folded,
+        plain,
+        at,
+        marks,
+        dominant: false,
+        stem: distinctiveStem(stats, folded, plain),
+        skeleton: sounded ? phoneticSkeleton(letters) : '',
+      });
     }
   });
   const rarest = Math.min(...weighty.map((w) => w.marks));
@@ -369,6 +424,30 @@ export function prepareWatch(watch: WatchInput, stats: WordStats = NO_WORD_STATS
       wordDrops.add(brand.folded.filter((_w, k) => k !== i).join(''));
     }
   }
+  const first = core[0] ?? '';
+  // The first word as the initials of the words after it (ML MARK LEES, IG INSPIRATION GROUP).
+  const initials =
+    core.length > first.length &&
+    first.length >= 2 &&
+    first.length <= 3 &&
+    /^[A-Z]+$/.test(first) &&
+    [...first].every((c, i) => core[i + 1]?.startsWith(c)) &&
+    !allCommon([first]) &&
+    !measuredCommon(stats, brand.words[coreStart] ?? first)
+      ? first
+      : null;
+  const letterMark =
+    core.length === 1 &&
+    /^[A-Z]{2}$/.test(coreCompact) &&
+    !allCommon(core) &&
+    !measuredCommon(stats, brand.words[coreStart] ?? coreCompact);
+  const parts: BrandParts[] = [];
+  if (brand.folded.length === 1 && brand.letters === brand.compact) {
+    const b = brand.compact;
+    for (let k = PART_MIN; k + PART_MIN <= b.length; k++) {
+      parts.push({ first: b.slice(0, k), second: b.slice(k) });
+    }
+  }
   const prepared: PreparedWatch = {
     name: watch.name,
     brand,
@@ -382,6 +461,10 @@ export function prepareWatch(watch: WatchInput, stats: WordStats = NO_WORD_STATS
     wordDrops,
     shapeKeys: watchShapeKeys(brand),
     stats,
+    spoken: spokenDigits(brand),
+    letterMark,
+    initials,
+    parts,
     weighty,
     fusedEligible,
     anchors,
@@ -422,15 +505,16 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
     if (s.stem.length >= CONTAINED_MIN_LENGTH && !FOLDED_COMMON_WORDS.has(s.stem)) t.add(s.stem);
   }
   // contains_brand: one core word (every core word is in such a mark), and the core compact.
-  if (p.coreCompact.length >= CONTAINS_MIN_LENGTH || p.core.length >= 2) {
+  if (p.coreCompact.length >= CONTAINS_MIN_LENGTH || p.core.length >= 2 || p.letterMark) {
     t.add(p.coreCompact);
     const distinctive = p.core.filter((w) => !FOLDED_COMMON_WORDS.has(w));
     const pool = distinctive.length > 0 ? distinctive : p.core;
     const longest = pool.reduce((a, w) => (w.length > a.length ? w : a), '');
     if (longest !== '') t.add(longest);
   }
-  // contained_in_brand: the record's compact text is a run of brand words.
+  // contained_in_brand: the record's compact text is a run of brand words, or its initials.
   for (const key of p.runs.keys()) t.add(key);
+  if (p.initials !== null) t.add(p.initials);
   // shared_word: the distinctive words of a brand of two or more core words, their plurals, and
   // the anchors of those long enough to be reported fused.
   if (p.core.length >= 2) {
@@ -444,6 +528,15 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
         t.add(PREFIX_ANCHOR + w.folded.slice(0, size));
         t.add(SUFFIX_ANCHOR + w.folded.slice(n - size));
       }
+      // Another inflection of the word (GNARLED for GNARLY): its stem as a word, or the anchor of
+      // its beginning that every longer word of the stem stores.
+      if (w.stem !== w.folded) {
+        t.add(w.stem);
+        const size = w.stem.length >= LONG_ANCHOR ? LONG_ANCHOR : SHORT_ANCHOR;
+        t.add(PREFIX_ANCHOR + w.stem.slice(0, size));
+      }
+      // The word respelt (BUGS for BUGZZZ), as a word of a mark of several words.
+      if (w.skeleton !== '') t.add(SKELETON_KEY + w.skeleton);
     }
   }
   for (const k of p.shapeKeys) t.add(k);
@@ -456,15 +549,25 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
   // edit_distance (one edit) and near_inside: the neighbourhood of runs that are not Latin
   // capitals only; the others are found as tokens among nearWords (see oneEditRecordKeys).
   for (const k of oneEditSearchKeys(b)) t.add(k);
+  const nearWords = nearSearchWords(p);
+  // The plural of a sound-alike ends its code with S (SK / SKS): sent too.
+  const phonetic = p.brand.letters.endsWith('S')
+    ? [...p.codes]
+    : [...new Set([...p.codes, ...p.codes.map((c) => `${c}S`)])];
+  // digits_as_words: the brand read aloud, the texts one edit from it, and its sound.
+  if (p.spoken !== null) {
+    t.add(p.spoken);
+    nearWords.push(...oneEditVariants(p.spoken));
+    phonetic.push(...wholeMarkPhoneticCodes(p.spoken));
+  }
+  // parts_swapped: the brand's parts in the other order, by sound.
+  for (const part of p.parts) phonetic.push(...wholeMarkPhoneticCodes(part.second + part.first));
   const useTrigram = b.length >= TWO_EDITS_MIN_LENGTH;
   return {
     compact: b,
     tokens: [...t],
-    nearWords: nearSearchWords(p),
-    // The plural of a sound-alike ends its code with S (SK / SKS): sent too.
-    phonetic: p.brand.letters.endsWith('S')
-      ? [...p.codes]
-      : [...new Set([...p.codes, ...p.codes.map((c) => `${c}S`)])],
+    nearWords: [...new Set(nearWords)],
+    phonetic: [...new Set(phonetic)],
     useTrigram,
     trigramThreshold: useTrigram ? trigramThreshold(b.length) : 0,
   };
@@ -569,6 +672,8 @@ const SCORES: Readonly<Record<TextReasonKind, number>> = {
   fused: 0.5,
   shared_word: 0.45,
   same_shape: 0.4,
+  digits_as_words: 0.75,
+  parts_swapped: 0.6,
 };
 
 function quote(words: readonly string[]): string {
@@ -613,6 +718,12 @@ export function compareText(
   }
   const phonetic = phoneticReason(p, m);
   if (phonetic) out.push(phonetic);
+  if (!edit && !phonetic) {
+    const spoken = digitsReason(p, m);
+    if (spoken) out.push(spoken);
+  }
+  const swapped = partsSwappedReason(p, m);
+  if (swapped) out.push(swapped);
   const contains = containsReason(p, m);
   if (contains) out.push(contains);
   const contained = containedReason(p, m);
@@ -795,7 +906,15 @@ function containsReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
   const core = p.core;
   const words = m.folded;
   const n = words.length;
-  if (n < 2 || !(p.coreCompact.length >= CONTAINS_MIN_LENGTH || core.length >= 2)) return null;
+  if (n < 2 || !(p.coreCompact.length >= CONTAINS_MIN_LENGTH || core.length >= 2 || p.letterMark)) {
+    return null;
+  }
+  // A letter mark (RM) is a word of a short mark only (MB RM): in a phrase, two letters are
+  // mostly an abbreviation of something else.
+  if (p.letterMark) {
+    const at = words.indexOf(p.coreCompact);
+    return n <= LETTER_MARK_MAX_WORDS && at >= 0 ? containsAt(p, m, at, at + 1) : null;
+  }
   // The core's words in sequence, inside a longer mark.
   if (core.length < n) {
     for (let i = 0; i + core.length <= n; i++) {
@@ -1014,15 +1133,100 @@ function sameShapeReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
   };
 }
 
+/**
+ * `digits_as_words`: read aloud, a digit is a word (TRUE1 is TRUE ONE), so TRUONE, TRUE ONE and
+ * TRU1 are near forms of TRUE1 that the letters alone hide. The brand and the mark read aloud
+ * (spokenDigits; a side without a digit is read as written) are the same, one edit apart, or of
+ * one spelling skeleton and sound code. Numbers of two digits or more are quantities, not words.
+ * Retrieved by the brand's spoken text, its one-edit texts and its sound codes, and by the spoken
+ * text, anchors and sound codes that a record with a digit stores (matchKeys).
+ */
+function digitsReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  const markSpoken = spokenDigits(m);
+  if (p.spoken === null && markSpoken === null) return null;
+  const a = p.spoken ?? p.brand.compact;
+  const b = markSpoken ?? m.compact;
+  if (a.length < PHONETIC_MIN_LENGTH || b.length < PHONETIC_MIN_LENGTH) return null;
+  let how: 'same' | 'edit' | 'sound' | null = null;
+  if (a === b) how = 'same';
+  else if (Math.abs(a.length - b.length) <= 1 && damerauLevenshtein(a, b, 1) === 1) how = 'edit';
+  else if (
+    /^[A-Z]+$/.test(a) &&
+    /^[A-Z]+$/.test(b) &&
+    phoneticSkeleton(a) === phoneticSkeleton(b) &&
+    wholeMarkPhoneticCodes(a).some((c) => wholeMarkPhoneticCodes(b).includes(c))
+  ) {
+    how = 'sound';
+  }
+  if (how === null) return null;
+  const said = how === 'same' ? 'the same' : how === 'edit' ? 'one letter apart' : 'alike in sound';
+  return {
+    kind: 'digits_as_words',
+    detail: `Read aloud with digits as words, ${a} and ${b} are ${said}.`,
+    texts: [a, b],
+    how,
+  };
+}
+
+/** Shortest part of a one-word brand for `parts_swapped`. */
+export const PART_MIN = 3;
+
+/**
+ * Two parts that are written alike or respelt with one sound: the same spelling skeleton once a
+ * silent GH before T or at the end, and a final E, are dropped (TITE / TIGHT, LITE / LIGHT).
+ */
+function partsAlike(x: string, y: string): boolean {
+  if (x === y) return true;
+  const said = (s: string) => phoneticSkeleton(s.replace(/GH(?=T|$)/g, '').replace(/E$/, ''));
+  return said(x) === said(y);
+}
+
+/**
+ * `parts_swapped`: the mark is a one-word brand's two parts in the other order, each written or
+ * sounding alike (VAC-TITE for TIGHTVAC). The mark is one word or two, letters only. Retrieved by
+ * the sound codes of the swapped brand, which the whole mark must share.
+ */
+function partsSwappedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  if (p.parts.length === 0 || m.folded.length > 2 || m.letters !== m.compact) return null;
+  const letters = m.letters;
+  if (letters.length < 2 * PART_MIN - 1 || letters === p.brand.compact) return null;
+  const splits: [string, string][] =
+    m.letterWords.length === 2
+      ? [[m.letterWords[0] as string, m.letterWords[1] as string]]
+      : Array.from(
+          { length: Math.max(0, letters.length - 2 * PART_MIN + 1) },
+          (_x, i): [string, string] => [
+            letters.slice(0, i + PART_MIN),
+            letters.slice(i + PART_MIN),
+          ],
+        );
+  const codes = wholeMarkPhoneticCodes(letters);
+  for (const part of p.parts) {
+    for (const [x, y] of splits) {
+      if (!partsAlike(x, part.second) || !partsAlike(y, part.first)) continue;
+      const swapped = wholeMarkPhoneticCodes(part.second + part.first);
+      if (!codes.some((c) => swapped.includes(c))) continue;
+      return {
+        kind: 'parts_swapped',
+        detail: `The mark is the brand's two parts in the other order: ${x} ${y} for ${part.first} ${part.second}.`,
+        parts: [part.first, part.second],
+        markParts: [x, y],
+      };
+    }
+  }
+  return null;
+}
+
 /** Shortest distinctive word reported fused into a word of the mark (PHOTOGRO for PHOTO). */
 export const SHARED_FUSED_MIN = SHORT_ANCHOR;
 
-type SharedForm = 'word' | 'plural' | 'fused';
+type SharedForm = 'word' | 'plural' | 'fused' | 'stem' | 'sound';
 
 /** Where and how the mark holds a distinctive word of the brand: as a word, plural, or fused. */
 function findShared(
   w: WeightyWord,
   m: MarkAnalysis,
+  core: readonly string[],
 ): { markAt: number; form: SharedForm; as: string } | null {
   const at = m.folded.indexOf(w.folded);
   if (at >= 0) return { markAt: at, form: 'word', as: m.words[at] as string };
@@ -1031,18 +1235,107 @@ function findShared(
       return { markAt: j, form: 'plural', as: m.words[j] as string };
     }
   }
-  if (w.folded.length < SHARED_FUSED_MIN) return null;
-  for (let j = 0; j < m.folded.length; j++) {
-    const x = m.folded[j] as string;
-    if (x.length < w.folded.length + FUSED_MIN_REST) continue;
-    if (
-      (x.startsWith(w.folded) && !WORD_ENDINGS.has(x.slice(w.folded.length))) ||
-      x.endsWith(w.folded)
-    ) {
-      return { markAt: j, form: 'fused', as: m.words[j] as string };
+  if (w.folded.length >= SHARED_FUSED_MIN) {
+    for (let j = 0; j < m.folded.length; j++) {
+      const x = m.folded[j] as string;
+      if (x.length < w.folded.length + FUSED_MIN_REST) continue;
+      if (
+        (x.startsWith(w.folded) && !WORD_ENDINGS.has(x.slice(w.folded.length))) ||
+        x.endsWith(w.folded)
+      ) {
+        return { markAt: j, form: 'fused', as: m.words[j] as string };
+      }
+    }
+  }
+  // The brand's word in another of its forms, when the brand writes it inflected (GNARLY: GNARL,
+  // GNARLED). A brand word without an ending keeps its own: HARBORING is not HARBOR's.
+  if (w.stem.length >= STEM_MIN && w.stem !== w.folded) {
+    for (let j = 0; j < m.folded.length; j++) {
+      if (stemOf(m.folded[j] as string) === w.stem) {
+        return { markAt: j, form: 'stem', as: m.words[j] as string };
+      }
+    }
+  }
+  if (w.skeleton !== '' && m.folded.length >= 2 && m.folded.length <= MAX_SOUNDED_WORDS) {
+    for (let j = 0; j < m.letterWords.length; j++) {
+      const x = m.letterWords[j] as string;
+      // One spelling skeleton: respellings of one sound (BUGS, BUGZZZ), not a near sound. A
+      // respelt word alone is mostly another respelling of a common word (VITA for VITAE, CASA for
+      // KASA): the mark must echo another word of the brand too (SNUG BUGS for SNUGGLE BUGZZZ).
+      if (
+        x.length >= PHONETIC_MIN_LENGTH &&
+        phoneticSkeleton(x) === w.skeleton &&
+        echoesAnotherWord(core, w.folded, m.folded, j)
+      ) {
+        return { markAt: j, form: 'sound', as: m.words[j] as string };
+      }
     }
   }
   return null;
+}
+
+/**
+ * The word's stem for the `stem` form, or '' when that stem is a weak word (MAISON of MAISONS,
+ * REWARD of REWARDING): another form of a common word is no distinctive element. The data layer
+ * measures the stems with the words (statsWordsOf).
+ */
+function distinctiveStem(stats: WordStats, folded: string, plain: string): string {
+  const stem = stemOf(folded);
+  if (stem === folded) return stem;
+  return isWeakWord(stats, stem, stemOf(plain)) ? '' : stem;
+}
+
+/** The words whose register counts prepareWatch uses: the brand's words and their stems. */
+export function statsWordsOf(brandName: string): string[] {
+  const words = analyzeMark(brandName).words;
+  return [...new Set([...words, ...words.map(stemOf)])];
+}
+
+/** Letters with which a mark's word echoes a brand word: it begins with them (SNUG, SNUGGLE). */
+const ECHO_PREFIX = 3;
+
+/** Does a word of the mark other than its `j`th begin as a brand word other than `word` does? */
+function echoesAnotherWord(
+  core: readonly string[],
+  word: string,
+  markWords: readonly string[],
+  j: number,
+): boolean {
+  return markWords.some(
+    (x, k) =>
+      k !== j &&
+      x.length >= ECHO_PREFIX &&
+      core.some(
+        (c) => c !== word && c.length >= ECHO_PREFIX && c.startsWith(x.slice(0, ECHO_PREFIX)),
+      ),
+  );
+}
+
+/** Shortest stem for the `stem` form of `shared_word` (GNARL of GNARLY / GNARLED). */
+export const STEM_MIN = 5;
+/** Inflections stripped by stemOf, longest first. */
+const INFLECTIONS: readonly string[] = [
+  'INGS',
+  'ING',
+  'IED',
+  'IES',
+  'ED',
+  'ES',
+  'LY',
+  'Y',
+  'S',
+  'E',
+];
+
+/**
+ * A word without its inflection, when STEM_MIN letters remain (GNARLY, GNARLED → GNARL; BAKERY
+ * stays): a light stemmer for English endings, enough to see one word in two of its forms.
+ */
+export function stemOf(word: string): string {
+  for (const e of INFLECTIONS) {
+    if (word.endsWith(e) && word.length - e.length >= STEM_MIN) return word.slice(0, -e.length);
+  }
+  return word;
 }
 
 /**
@@ -1064,7 +1357,7 @@ function sharedWordReason(
   const addsUp = new Set(sharedWords).size >= 2;
   const found = p.weighty.flatMap((w) => {
     if (!(w.dominant || addsUp)) return [];
-    const f = findShared(w, m);
+    const f = findShared(w, m, p.core);
     return f === null ? [] : [{ w, ...f }];
   });
   const first = found[0];
@@ -1078,12 +1371,13 @@ function sharedWordReason(
         : first.markAt === 0
           ? 'the first word of the mark'
           : 'a word of both marks';
-  const how =
-    first.form === 'word'
-      ? ''
-      : first.form === 'plural'
-        ? ', in the plural'
-        : ', fused into a word';
+  const how = {
+    word: '',
+    plural: ', in the plural',
+    fused: ', fused into a word',
+    stem: `, in another form (${first.as})`,
+    sound: `, respelt with the same sound (${first.as})`,
+  }[first.form];
   return {
     kind: 'shared_word',
     detail: `The mark shares the brand's distinctive word${words.length > 1 ? 's' : ''} ${quote(words)}${how}, ${where}.`,
@@ -1094,12 +1388,22 @@ function sharedWordReason(
     markAt: first.markAt,
     of: m.words.length,
     marks: found.map((f) => marksWith(p.stats, f.w.plain)),
-    whole: found.length === p.weighty.length && found.every((f) => f.form !== 'fused'),
+    whole:
+      found.length === p.weighty.length &&
+      found.every((f) => f.form === 'word' || f.form === 'plural'),
     disclaimed: disclaimed.includes(first.w.plain),
   };
 }
 
 function containedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  // A mark that is only the brand's initials, its first word (ML for ML MARK LEES).
+  if (p.initials !== null && m.compact === p.initials && m.folded.length === 1) {
+    return {
+      kind: 'contained_in_brand',
+      detail: `The whole mark is the first word ${quote([p.initials])} of the brand, its initials or letters.`,
+      words: [p.brand.words[p.brand.folded.indexOf(p.initials)] ?? p.initials],
+    };
+  }
   if (m.compact.length < CONTAINED_MIN_LENGTH || allCommon(m.folded)) return null;
   const run = p.runs.get(m.compact);
   if (run === undefined) return null;

@@ -260,6 +260,38 @@ export function analyzeMark(text: string): MarkAnalysis {
   };
 }
 
+/** How a digit reads aloud in English. */
+const DIGIT_WORDS: readonly string[] = [
+  'ZERO',
+  'ONE',
+  'TWO',
+  'THREE',
+  'FOUR',
+  'FIVE',
+  'SIX',
+  'SEVEN',
+  'EIGHT',
+  'NINE',
+];
+
+/**
+ * The mark as it is read aloud when its digits stand for words (TRUE1 → TRUEONE, 4EVER →
+ * FOUREVER, B2B → BTWOB): letters A-Z, or null when the mark has no digit to read, or a number of
+ * two digits or more (1843, 24/7), which reads as a quantity rather than as a word.
+ */
+export function spokenDigits(a: MarkAnalysis): string | null {
+  if (!/[0-9]/.test(a.normalized) || /[0-9]{2}/.test(a.normalized)) return null;
+  let out = '';
+  for (const w of a.words) {
+    for (const c of w) {
+      if (c >= '0' && c <= '9') out += DIGIT_WORDS[c.charCodeAt(0) - 48];
+      else out += CONFUSABLE_SYMBOLS[c] ?? c;
+    }
+  }
+  out = out.replace(/[^A-Z]/g, '');
+  return out.length >= PHONETIC_MIN_LENGTH ? out : null;
+}
+
 /** Affixes, common words and company words in folded form (they contain no confusables). */
 export const FOLDED_PREFIXES: readonly string[] = AFFIX_PREFIXES.map(foldWord);
 export const FOLDED_SUFFIXES: readonly string[] = AFFIX_SUFFIXES.map(foldWord);
@@ -458,7 +490,7 @@ export function markRuns(a: MarkAnalysis): string[] {
  * only for texts that are not Latin capitals) and, version 1, per-word affix stems that no rule
  * needs, so a version 3 search finds them all.
  */
-export const MATCH_KEYS_VERSION = 5;
+export const MATCH_KEYS_VERSION = 6;
 
 /** Keys stored per register record (columns norm_text, compact_text, tokens, sound_codes). */
 export interface MatchKeys {
@@ -530,6 +562,14 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
     }
   }
   const codes = a.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(a.letters) : [];
+  // The mark read aloud with its digits as words (TRUE1 → TRUEONE), for `digits_as_words`: the
+  // watch's one-edit texts, anchors and sound codes find it as they find the written mark.
+  const spoken = spokenDigits(a);
+  if (spoken !== null && spoken !== a.compact) {
+    t.add(spoken);
+    addAnchorKeys(spoken, t);
+    for (const c of wholeMarkPhoneticCodes(spoken)) if (!codes.includes(c)) codes.push(c);
+  }
   return { normalized: a.normalized, compact: a.compact, tokens: [...t], soundCodes: codes };
 }
 

@@ -130,6 +130,7 @@ function level(
         ? [3, 'the mark sounds the same as a distinctive brand']
         : [2, 'the mark sounds the same as the brand, whose common words or digits weigh less'];
     case 'contains_brand':
+      if (p.letterMark) return [1, 'the two-letter brand stands as a word of a short mark'];
       return distinctive
         ? [2, 'the distinctive brand appears as a whole word in a longer mark']
         : [1, 'the brand is made of common words found inside a longer mark'];
@@ -147,6 +148,12 @@ function level(
         : [1, 'a near form of the brand stands inside a longer mark'];
     case 'shared_word':
       return sharedWordLevel(p, r, context);
+    case 'digits_as_words':
+      return r.how === 'same' && distinctive
+        ? [3, 'read aloud, with its digits as words, the mark is the distinctive brand']
+        : [2, 'read aloud, with digits as words, the mark is a near form of the brand'];
+    case 'parts_swapped':
+      return [2, "the mark is the brand's two parts in the other order"];
     case 'same_shape':
       return [
         1,

@@ -15,7 +15,12 @@ import { type Assessment, assessAlert } from '../domain/alert-assessment.ts';
 import { newId } from '../domain/ids.ts';
 import { type Cadence, cadenceIntervalMs, PLANS, type Tier } from '../domain/plans.ts';
 import { composeAlertEmail } from '../email/compose.ts';
-import { type Decision, decideConflictPrepared, prepareWatch } from '../matching/decide.ts';
+import {
+  type Decision,
+  decideConflictPrepared,
+  prepareWatch,
+  statsWordsOf,
+} from '../matching/decide.ts';
 import { analyzeMark } from '../matching/normalize.ts';
 import { enqueueAlertEvents } from '../webhooks/events.ts';
 import type { CandidateRecord, SourceAdapter } from './sources/source-adapter.ts';
@@ -70,7 +75,7 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
         niceClasses: watch.attributes.niceClasses,
         designations: watch.attributes.designations,
       },
-      await wordStatsFor(deps.db, brandWords),
+      await wordStatsFor(deps.db, statsWordsOf(watch.name)),
     );
     const conflicts: { source: SourceAdapter; record: CandidateRecord; decision: Decision }[] = [];
     let fromSeq = mode === 'full' ? 0 : watch.scanned_seq;
