@@ -11,7 +11,7 @@ const BATCH = 2_000;
 
 /**
  * Every stored record gets the keys of the current MATCH_KEYS_VERSION (4 added anchors and word
- * sound codes, 5 the shape keys). Run by the last migration that changed the keys only: an older
+ * sound codes, 5 the shape keys, 6 the spoken form of a mark with a digit). Run by the last migration that changed the keys only: an older
  * database upgraded in one go is re-keyed once.
  * change_seq is left alone: the record did not change, and re-scanning the whole mirror for every
  * watch would raise alerts on marks filed long ago. The new rules apply to records imported from
@@ -158,7 +158,7 @@ export const UPGRADES: Readonly<Record<string, (tx: Queryable) => Promise<void>>
     await tx.exec('DROP TABLE invented_hits');
   },
   '008_alert_assessment': async (tx) => {
-    // The keys of version 4 come with 011's re-key, which runs in the same upgrade.
+    // The keys of version 4 come with the last re-key (015's), which runs in the same upgrade.
     await assessOldAlerts(tx);
     // The alerts' list-version triggers (007) are deferred to the commit, and PostgreSQL alters no
     // table with pending trigger events: they run now (once per owner, as at a commit), and the
@@ -170,5 +170,7 @@ export const UPGRADES: Readonly<Record<string, (tx: Queryable) => Promise<void>>
         ALTER COLUMN rationale_at SET NOT NULL;
       SET CONSTRAINTS alerts_list_version, alerts_list_version_update DEFERRED`);
   },
-  '011_word_counts': rekeyMarks,
+  // The keys of versions 5 (shape keys, with 011) and 6 (spoken digits) come with the last
+  // re-key: an older database upgraded in one go is re-keyed once.
+  '015_match_keys_v6': rekeyMarks,
 };

@@ -257,7 +257,7 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
       'SELECT external_id, change_seq FROM marks ORDER BY external_id',
     );
 
-    assert.deepEqual(await migrate(db), ['014_no_invented_values']);
+    assert.equal((await migrate(db))[0], '014_no_invented_values');
 
     const marks = await db.query<Record<string, unknown>>(
       `SELECT external_id, owner_name, owner_country_code, status, classes, change_seq
@@ -303,5 +303,46 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
       0,
       'the temporary table is gone',
     );
+  });
+});
+
+describe('migrations: 015 re-keys the mirror for match keys version 6', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('gives a stored mark with a digit its spoken form, and leaves its change_seq alone', async () => {
+    const { db } = database;
+    const upTo014 = listMigrations().filter((m) => m.version < '015');
+    for (const migration of upTo014) await db.exec(migration.sql);
+    await db.query(
+      'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const migration of upTo014) {
+      await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+    }
+    // TRUE1 as version 5 keyed it: no spoken form.
+    await db.query(
+      `INSERT INTO marks (source_code, external_id, mark_text, owner_name, owner_country_code,
+                          jurisdiction, designations, filed_at, status, classes, raw_payload,
+                          norm_text, compact_text, compact_len, tokens, sound_codes)
+       VALUES ('global_trademark_database', 'US79232184', 'TRUE1', NULL, NULL, 'US', '{}',
+               '2018-02-01', NULL, '{9}', '{}', 'TRUE1', 'TRUEI', 5, '{TRUEI,TRUE1}', '{TR}')`,
+    );
+    const [{ seq: before } = { seq: '' }] = await db.query<{ seq: string }>(
+      'SELECT change_seq::text AS seq FROM marks',
+    );
+
+    assert.deepEqual(await migrate(db), ['015_match_keys_v6']);
+
+    const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
+      'SELECT tokens, sound_codes AS codes, change_seq::text AS seq FROM marks',
+    );
+    assert.ok(mark?.tokens.includes('TRUEONE'), `tokens: ${mark?.tokens.join(',')}`);
+    assert.ok(mark?.tokens.includes('<TRUEO'), 'and the anchors of the spoken form');
+    assert.ok(mark?.codes.includes('TRN'), `sound codes: ${mark?.codes.join(',')}`);
+    assert.equal(mark?.seq, before, 'the record did not change: no re-scan of old marks');
   });
 });
