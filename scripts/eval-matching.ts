@@ -35,6 +35,7 @@ import {
 import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
 import { assessSeverity, SEVERITIES, type Severity } from '../src/matching/severity.ts';
 import { trigrams } from '../src/matching/similarity.ts';
+import { englishWords, isWord } from '../src/matching/vocabulary.ts';
 import { countWords, isWeakWord } from '../src/matching/word-weights.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -94,6 +95,7 @@ const MEASURED_KINDS: ReadonlySet<string> = new Set([
   'same_shape',
   'digits_as_words',
   'parts_swapped',
+  'compound',
 ]);
 const textKinds = (reasons: readonly { kind: string }[]) =>
   reasons.filter((r) => r.kind !== 'class_overlap' && r.kind !== 'territory').map((r) => r.kind);
@@ -276,6 +278,8 @@ lines.push(`| alerts on unrelated marks | ${falseAlerts.length} | ${share(falseS
 lines.push('');
 lines.push(...decidedCasesReport());
 lines.push('');
+lines.push(...compoundReport());
+lines.push('');
 lines.push(...alertsPerWatchReport());
 lines.push('');
 lines.push(
@@ -364,6 +368,57 @@ function alertsPerWatchReport(): string[] {
     '|---|---:|---:|---:|',
     row('distinctive (drawn as above)', alertsPerWatch),
     row('common words only (GOLD, BLUE STAR)', commonTallies),
+  ];
+}
+
+/**
+ * Shape 2 of the decided cases: a brand that is a short or common word fused with an English word
+ * into a compound (ORBITFLOW, SUNHARBOR). The brands are the register's one-word texts that the
+ * `compound` rule takes (3-4 letters, or an English word that `fused` leaves out); each is joined
+ * before and after English words of 3+ letters into compounds that are not words themselves.
+ */
+function compoundReport(): string[] {
+  const draw = mulberry32(SEED + 2);
+  const words = englishWords().filter((w) => w.length >= 3 && w.length <= 8);
+  const eligible = [...new Set(texts)].filter((t) => prepare(t).compoundBrand !== null);
+  for (let i = eligible.length - 1; i > 0; i--) {
+    const j = Math.floor(draw() * (i + 1));
+    [eligible[i], eligible[j]] = [eligible[j] as string, eligible[i] as string];
+  }
+  const chosen = eligible.slice(0, 100);
+  const severities = noSeverities();
+  let total = 0;
+  let hit = 0;
+  let notRetrieved = 0;
+  const misses: string[] = [];
+  for (const brand of chosen) {
+    const p = prepare(brand);
+    const b = p.compoundBrand as string;
+    for (let n = 0; n < 4; n++) {
+      let compound = '';
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const w = words[Math.floor(draw() * words.length)] as string;
+        const c = n % 2 === 0 ? b + w : w + b;
+        if (!isWord(c)) {
+          compound = c;
+          break;
+        }
+      }
+      if (compound === '') continue;
+      total++;
+      const d = decideConflictPrepared(p, record(compound));
+      if (!d.conflict) {
+        if (misses.length < 8) misses.push(`${brand} / ${compound}`);
+        continue;
+      }
+      hit++;
+      severities[severityOf(p, d.reasons, compound)]++;
+      if (!retrieved(p, matchKeys(compound), null)) notRetrieved++;
+    }
+  }
+  const pctOf = (n: number) => pct(n, hit);
+  return [
+    `Short or common-word brands fused at a word boundary (\`compound\`): ${chosen.length} of the register's one-word texts that the rule takes (of ${eligible.length.toLocaleString('en')}), each joined before and after English words into ${total} compounds that are not words: **${pct(hit, total)} raised** (${notRetrieved} not retrieved by the keys); severity high ${pctOf(severities.high)}, medium ${pctOf(severities.medium)}, low ${pctOf(severities.low)}.${misses.length > 0 ? ` Not raised: ${misses.join('; ')}.` : ''}`,
   ];
 }
 

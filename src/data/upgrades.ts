@@ -11,7 +11,7 @@ const BATCH = 2_000;
 
 /**
  * Every stored record gets the keys of the current MATCH_KEYS_VERSION (4 added anchors and word
- * sound codes, 5 the shape keys, 6 the spoken form of a mark with a digit). Run by the last migration that changed the keys only: an older
+ * sound codes, 5 the shape keys, 6 the spoken form of a mark with a digit and compound keys). Run by the last migration that changed the keys only: an older
  * database upgraded in one go is re-keyed once.
  * change_seq is left alone: the record did not change, and re-scanning the whole mirror for every
  * watch would raise alerts on marks filed long ago. The new rules apply to records imported from

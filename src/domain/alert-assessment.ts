@@ -288,6 +288,15 @@ function ruleEvidence(p: PreparedWatch, mark: string, r: Reason, stats: WordStat
         `: ${said}.`,
       ];
     }
+    case 'compound':
+      return [
+        'The mark joins the watched brand with the word ',
+        lit(r.rest),
+        ' into one: ',
+        lit(r.word),
+        r.side === 'start' ? ' begins with the brand' : ' ends with the brand',
+        `${position(r.at, r.of)}.`,
+      ];
     case 'parts_swapped':
       return [
         "The mark is the watched brand's two parts in the other order: ",

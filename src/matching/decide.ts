@@ -8,10 +8,13 @@ import {
   affixSplits,
   allCommon,
   analyzeMark,
+  BOUNDARY_PART_MIN,
   brandCore,
+  compoundSplits,
   FOLDED_COMMON_WORDS,
   FOLDED_PREFIXES,
   FOLDED_SUFFIXES,
+  HEAD_KEY,
   LONG_ANCHOR,
   MAX_SOUNDED_WORDS,
   type MarkAnalysis,
@@ -24,14 +27,17 @@ import {
   SHAPE_MAX_LENGTH,
   SHAPE_MIN_LENGTH,
   SHORT_ANCHOR,
+  SHORT_PART_MAX,
   SKELETON_KEY,
   SUFFIX_ANCHOR,
   shapeKeys,
   spokenDigits,
+  TAIL_KEY,
   vowelGroups,
   wholeMarkPhoneticCodes,
 } from './normalize.ts';
 import { damerauLevenshtein, phoneticSkeleton, trigramSimilarity, trigrams } from './similarity.ts';
+import { isWord } from './vocabulary.ts';
 import {
   isWeakWord,
   MIN_WEIGHTY_LENGTH,
@@ -85,7 +91,8 @@ export type TextReasonKind =
   | 'shared_word'
   | 'same_shape'
   | 'digits_as_words'
-  | 'parts_swapped';
+  | 'parts_swapped'
+  | 'compound';
 export type ReasonKind = TextReasonKind | 'class_overlap' | 'territory';
 
 /** One machine-readable finding, with a sentence (`detail`) a reader can quote. */
@@ -165,6 +172,16 @@ export type Reason =
       texts: [string, string];
       /** Read aloud they are the same, one letter apart, or the same in sound. */
       how: 'same' | 'edit' | 'sound';
+    }
+  | {
+      kind: 'compound';
+      detail: string;
+      /** The mark's word, the English word the brand is joined with, and the brand's side. */
+      word: string;
+      rest: string;
+      side: 'start' | 'end';
+      at: number;
+      of: number;
     }
   | {
       kind: 'parts_swapped';
@@ -314,6 +331,11 @@ export interface PreparedWatch {
    * after it (ML of ML MARK LEES): a mark that is only this word is `contained_in_brand`.
    */
   initials: string | null;
+  /**
+   * The brand, when the `compound` rule applies to it: one word of 3+ letters that the `fused`
+   * rule leaves out (shorter than 5 letters, or a common word), 3-4 letters or an English word.
+   */
+  compoundBrand: string | null;
   /** Readings of a one-word brand of 6+ letters as two parts of 3+ (parts_swapped), else empty. */
   parts: readonly BrandParts[];
   /**
@@ -404,9 +426,13 @@ export function prepareWatch(watch: WatchInput, stats: WordStats = NO_WORD_STATS
   const shortDistinctive = shortDistinctiveParts(brand.folded);
   const codes =
     brand.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(brand.letters) : [];
+  // A one-word brand that the register finds common is fused only at a word boundary (compound).
+  const measuredCommonWord =
+    brand.folded.length === 1 && measuredCommon(stats, brand.words[0] ?? brand.compact);
   const fusedEligible =
     brand.compact.length >= FUSED_MIN_BRAND &&
     !allCommon(brand.folded) &&
+    !measuredCommonWord &&
     /[A-Z]/.test(brand.compact);
   const anchorSize = !fusedEligible
     ? 0
@@ -462,6 +488,13 @@ export function prepareWatch(watch: WatchInput, stats: WordStats = NO_WORD_STATS
     shapeKeys: watchShapeKeys(brand),
     stats,
     spoken: spokenDigits(brand),
+    compoundBrand:
+      brand.folded.length === 1 &&
+      !fusedEligible &&
+      /^[A-Z]{3,}$/.test(brand.compact) &&
+      (brand.compact.length <= SHORT_PART_MAX || isWord(brand.compact))
+        ? brand.compact
+        : null,
     letterMark,
     initials,
     parts,
@@ -559,6 +592,11 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
     t.add(p.spoken);
     nearWords.push(...oneEditVariants(p.spoken));
     phonetic.push(...wholeMarkPhoneticCodes(p.spoken));
+  }
+  // compound: the brand as the head or the tail of a compound at a word boundary.
+  if (p.compoundBrand !== null) {
+    t.add(HEAD_KEY + p.compoundBrand);
+    t.add(TAIL_KEY + p.compoundBrand);
   }
   // parts_swapped: the brand's parts in the other order, by sound.
   for (const part of p.parts) phonetic.push(...wholeMarkPhoneticCodes(part.second + part.first));
@@ -674,6 +712,7 @@ const SCORES: Readonly<Record<TextReasonKind, number>> = {
   same_shape: 0.4,
   digits_as_words: 0.75,
   parts_swapped: 0.6,
+  compound: 0.45,
 };
 
 function quote(words: readonly string[]): string {
@@ -740,6 +779,8 @@ export function compareText(
   if (near) out.push(near);
   const fused = fusedReason(p, m);
   if (fused) out.push(fused);
+  const compound = compoundReason(p, m);
+  if (compound) out.push(compound);
   return out;
 }
 
@@ -995,6 +1036,34 @@ function fusedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
       word,
       rest,
       side,
+      at: i,
+      of: m.words.length,
+    };
+  }
+  return null;
+}
+
+/**
+ * `compound`: a brand that is a short or common word (ORBIT, SUN, ZARA) joined with an English word
+ * into a compound that is not itself a word (ORBITFLOW, SUNHARBOR, ZARAHOME): the compound splits
+ * at a word boundary with the brand on one side (compoundSplits). A compound that is a word
+ * (SUNSHINE, GREENHOUSE) is another word, not the brand. Retrieved by the `{`/`}` keys.
+ */
+function compoundReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
+  const b = p.compoundBrand;
+  if (b === null) return null;
+  for (let i = 0; i < m.folded.length; i++) {
+    const w = m.folded[i] as string;
+    if (w.length < b.length + BOUNDARY_PART_MIN || !(w.startsWith(b) || w.endsWith(b))) continue;
+    const split = compoundSplits(w).find((s) => s.part === b);
+    if (split === undefined) continue;
+    const word = m.words[i] as string;
+    return {
+      kind: 'compound',
+      detail: `The mark joins the brand with the word ${split.word} into one: ${word}.`,
+      word,
+      rest: split.word,
+      side: split.side,
       at: i,
       of: m.words.length,
     };

@@ -8,6 +8,7 @@ import {
   TRAILING_COMPANY_WORDS,
 } from './common-words.ts';
 import { metaphoneCodes, phoneticSkeleton } from './similarity.ts';
+import { isWord } from './vocabulary.ts';
 
 /** Trade mark symbols, dropped (NFKD would otherwise turn ™ into the letters TM). */
 const MARK_SYMBOLS = /[\u2122\u00AE\u00A9\u2120\u2117]/g;
@@ -562,6 +563,9 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
     }
   }
   const codes = a.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(a.letters) : [];
+  for (const w of a.folded) {
+    for (const s of compoundSplits(w)) t.add((s.side === 'start' ? HEAD_KEY : TAIL_KEY) + s.part);
+  }
   // The mark read aloud with its digits as words (TRUE1 → TRUEONE), for `digits_as_words`: the
   // watch's one-edit texts, anchors and sound codes find it as they find the written mark.
   const spoken = spokenDigits(a);
@@ -571,6 +575,44 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
     for (const c of wholeMarkPhoneticCodes(spoken)) if (!codes.includes(c)) codes.push(c);
   }
   return { normalized: a.normalized, compact: a.compact, tokens: [...t], soundCodes: codes };
+}
+
+/**
+ * Compounds of two words (ORBITFLOW, SUNHARBOR, ZARAHOME): where a word of letters that is not an
+ * English word itself splits into two parts of 3+ letters, one of them an English word, the other
+ * part is a brand that may have been fused with it: `{` + the head before a word, `}` + the tail
+ * after one. Only heads and tails that a brand of the `compound` rule can be (decide.ts): 3-4
+ * letters, or an English word. So a brand that is a short or common word finds its compounds
+ * without sending every word that begins with it.
+ */
+export const BOUNDARY_PART_MIN = 3;
+export const SHORT_PART_MAX = 4;
+export const HEAD_KEY = '{';
+export const TAIL_KEY = '}';
+
+export interface CompoundSplit {
+  /** The part that may be a fused brand, and the English word it is fused with. */
+  part: string;
+  word: string;
+  /** `start`: the part begins the compound (ORBIT|FLOW); `end`: it ends it (SUN|HARBOR → HARBOR). */
+  side: 'start' | 'end';
+}
+
+/** The splits of a compound at a word boundary (see HEAD_KEY), none for an English word. */
+export function compoundSplits(compound: string): CompoundSplit[] {
+  if (compound.length < 2 * BOUNDARY_PART_MIN || !LETTERS_ONLY.test(compound)) return [];
+  if (isWord(compound)) return [];
+  const out: CompoundSplit[] = [];
+  const brandLike = (part: string) => part.length <= SHORT_PART_MAX || isWord(part);
+  for (let k = BOUNDARY_PART_MIN; k + BOUNDARY_PART_MIN <= compound.length; k++) {
+    const head = compound.slice(0, k);
+    const tail = compound.slice(k);
+    const headWord = isWord(head);
+    const tailWord = isWord(tail);
+    if (tailWord && brandLike(head)) out.push({ part: head, word: tail, side: 'start' });
+    if (headWord && brandLike(tail)) out.push({ part: tail, word: head, side: 'end' });
+  }
+  return out;
 }
 
 /** Marks with more words than this store no skeleton keys of their words. */

@@ -8,6 +8,7 @@
 import type { PreparedWatch, Reason, TextReasonKind } from './decide.ts';
 import { editSteps } from './explain.ts';
 import { allCommon, analyzeMark } from './normalize.ts';
+import { isWord } from './vocabulary.ts';
 import { isWeakWord, type WordStats } from './word-weights.ts';
 
 export type Severity = 'low' | 'medium' | 'high';
@@ -152,6 +153,14 @@ function level(
       return r.how === 'same' && distinctive
         ? [3, 'read aloud, with its digits as words, the mark is the distinctive brand']
         : [2, 'read aloud, with digits as words, the mark is a near form of the brand'];
+    case 'compound':
+      return !isWord(p.brand.compact) &&
+        !isWeakWord(p.stats, p.brand.compact, p.brand.words[0] ?? p.brand.compact)
+        ? [2, 'the short, distinctive brand is joined with a word into a compound']
+        : [
+            1,
+            'the brand is a common or dictionary word joined with another into a compound, which is often a word of its own',
+          ];
     case 'parts_swapped':
       return [2, "the mark is the brand's two parts in the other order"];
     case 'same_shape':

@@ -313,7 +313,7 @@ describe('migrations: 015 re-keys the mirror for match keys version 6', () => {
   });
   after(() => database.drop());
 
-  it('gives a stored mark with a digit its spoken form, and leaves its change_seq alone', async () => {
+  it('gives stored marks their spoken forms and compound keys, and leaves change_seq alone', async () => {
     const { db } = database;
     const upTo014 = listMigrations().filter((m) => m.version < '015');
     for (const migration of upTo014) await db.exec(migration.sql);
@@ -329,20 +329,27 @@ describe('migrations: 015 re-keys the mirror for match keys version 6', () => {
                           jurisdiction, designations, filed_at, status, classes, raw_payload,
                           norm_text, compact_text, compact_len, tokens, sound_codes)
        VALUES ('global_trademark_database', 'US79232184', 'TRUE1', NULL, NULL, 'US', '{}',
-               '2018-02-01', NULL, '{9}', '{}', 'TRUE1', 'TRUEI', 5, '{TRUEI,TRUE1}', '{TR}')`,
+               '2018-02-01', NULL, '{9}', '{}', 'TRUE1', 'TRUEI', 5, '{TRUEI,TRUE1}', '{TR}'),
+              ('global_trademark_database', 'US90000003', 'SUNHARBOR', NULL, NULL, 'US', '{}',
+               '2025-02-01', NULL, '{9}', '{}', 'SUNHARBOR', 'SUNHARBOR', 9, '{SUNHARBOR}', '{}')`,
     );
     const [{ seq: before } = { seq: '' }] = await db.query<{ seq: string }>(
-      'SELECT change_seq::text AS seq FROM marks',
+      `SELECT change_seq::text AS seq FROM marks WHERE external_id = 'US79232184'`,
     );
 
     assert.deepEqual(await migrate(db), ['015_match_keys_v6']);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
-      'SELECT tokens, sound_codes AS codes, change_seq::text AS seq FROM marks',
+      `SELECT tokens, sound_codes AS codes, change_seq::text AS seq FROM marks
+        WHERE external_id = 'US79232184'`,
     );
     assert.ok(mark?.tokens.includes('TRUEONE'), `tokens: ${mark?.tokens.join(',')}`);
     assert.ok(mark?.tokens.includes('<TRUEO'), 'and the anchors of the spoken form');
     assert.ok(mark?.codes.includes('TRN'), `sound codes: ${mark?.codes.join(',')}`);
     assert.equal(mark?.seq, before, 'the record did not change: no re-scan of old marks');
+    const [compound] = await db.query<{ tokens: string[] }>(
+      `SELECT tokens FROM marks WHERE external_id = 'US90000003'`,
+    );
+    assert.ok(compound?.tokens.includes('{SUN'), `compound keys: ${compound?.tokens.join(',')}`);
   });
 });

@@ -15,7 +15,12 @@ import {
   statsWordsOf,
   stemOf,
 } from '../../src/matching/decide.ts';
-import { analyzeMark, matchKeys, spokenDigits } from '../../src/matching/normalize.ts';
+import {
+  analyzeMark,
+  compoundSplits,
+  matchKeys,
+  spokenDigits,
+} from '../../src/matching/normalize.ts';
 import { NO_WORD_STATS, type WordStats } from '../../src/matching/word-weights.ts';
 
 const CLASSES = [9];
@@ -153,5 +158,47 @@ describe('short letter marks', () => {
   });
   it('not a first word that is not the initials of the words after it (PS WIND MANAGEMENT)', () => {
     assert.equal(reasonOf(prepare('PS WIND MANAGEMENT'), 'PS', 'contained_in_brand'), undefined);
+  });
+});
+
+describe('compound: a short or common-word brand fused with a word at a word boundary', () => {
+  it('splits a compound that is not a word at the boundary of an English word', () => {
+    assert.deepEqual(
+      compoundSplits('ORBITFLOW').map((s) => `${s.part}/${s.word}/${s.side}`),
+      ['ORBIT/FLOW/start', 'FLOW/ORBIT/end'],
+    );
+    assert.ok(compoundSplits('ZARAHOME').some((s) => s.part === 'ZARA' && s.side === 'start'));
+    assert.deepEqual(compoundSplits('GREENHOUSE'), [], 'an English word is no compound');
+    assert.deepEqual(compoundSplits('ZEROFLUSHNET'), [], 'ZEROFLUSH is neither short nor a word');
+  });
+  it('raises ORBITFLOW for ORBIT, SUNHARBOR for SUN and HARBOR, ZARAHOME for ZARA', () => {
+    assertRaised(prepare('SUN'), 'SUNHARBOR', 'compound');
+    assertRaised(prepare('ZARA'), 'ZARAHOME', 'compound');
+    assertRaised(prepare('ZARA'), 'THE ZARAHOME SHOP', 'compound');
+    // ORBIT is no common word: the `fused` rule takes it; as a common word, `compound` does.
+    assert.equal(reasonOf(prepare('ORBIT'), 'ORBITFLOW', 'fused')?.side, 'start');
+    const stats: WordStats = {
+      total: 100_000,
+      counts: new Map([
+        ['ORBIT', 500],
+        ['HARBOR', 300],
+      ]),
+    };
+    assertRaised(prepare('ORBIT', stats), 'ORBITFLOW', 'compound');
+    assertRaised(prepare('HARBOR', stats), 'SUNHARBOR', 'compound');
+  });
+  it('stays quiet on a compound that is a word of its own, or an ending', () => {
+    assert.equal(reasonOf(prepare('GREEN'), 'GREENHOUSE', 'compound'), undefined);
+    assert.equal(reasonOf(prepare('SUN'), 'SUNSHINE', 'compound'), undefined);
+    assert.equal(reasonOf(prepare('SUN'), 'SUNNY', 'compound'), undefined);
+  });
+  it('a common or dictionary brand is low, a short invented one medium, and the rationale says where', () => {
+    const sun = severity(prepare('SUN'), 'SUNHARBOR');
+    assert.equal(sun.severity, 'low');
+    assert.match(
+      sun.rationale,
+      /joins the watched brand with the word `HARBOR` into one: `SUNHARBOR` begins with the brand/,
+    );
+    assert.equal(severity(prepare('ZARA'), 'ZARAHOME').severity, 'medium');
   });
 });
