@@ -1330,9 +1330,11 @@ function findShared(
       const x = m.letterWords[j] as string;
       // One spelling skeleton: respellings of one sound (BUGS, BUGZZZ), not a near sound. A
       // respelt word alone is mostly another respelling of a common word (VITA for VITAE, CASA for
-      // KASA): the mark must echo another word of the brand too (SNUG BUGS for SNUGGLE BUGZZZ).
+      // KASA): the mark must echo another word of the brand too (SNUG BUGS for SNUGGLE BUGZZZ),
+      // and a word of the common list is no respelling of a distinctive one.
       if (
         x.length >= PHONETIC_MIN_LENGTH &&
+        !FOLDED_COMMON_WORDS.has(m.folded[j] as string) &&
         phoneticSkeleton(x) === w.skeleton &&
         echoesAnotherWord(core, w.folded, m.folded, j)
       ) {
