@@ -262,6 +262,10 @@ export interface WeightyWord {
 export interface BrandParts {
   first: string;
   second: string;
+  /** How each part is said (saidAs), and the sound codes of the parts swapped. */
+  saidFirst: string;
+  saidSecond: string;
+  swappedCodes: readonly string[];
 }
 
 export interface RecordInput extends CoverageRecord {
@@ -471,7 +475,15 @@ export function prepareWatch(watch: WatchInput, stats: WordStats = NO_WORD_STATS
   if (brand.folded.length === 1 && brand.letters === brand.compact) {
     const b = brand.compact;
     for (let k = PART_MIN; k + PART_MIN <= b.length; k++) {
-      parts.push({ first: b.slice(0, k), second: b.slice(k) });
+      const first = b.slice(0, k);
+      const second = b.slice(k);
+      parts.push({
+        first,
+        second,
+        saidFirst: saidAs(first),
+        saidSecond: saidAs(second),
+        swappedCodes: wholeMarkPhoneticCodes(second + first),
+      });
     }
   }
   const prepared: PreparedWatch = {
@@ -599,7 +611,7 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
     t.add(TAIL_KEY + p.compoundBrand);
   }
   // parts_swapped: the brand's parts in the other order, by sound.
-  for (const part of p.parts) phonetic.push(...wholeMarkPhoneticCodes(part.second + part.first));
+  for (const part of p.parts) phonetic.push(...part.swappedCodes);
   const useTrigram = b.length >= TWO_EDITS_MIN_LENGTH;
   return {
     compact: b,
@@ -1241,14 +1253,16 @@ function digitsReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
 export const PART_MIN = 3;
 
 /**
- * Two parts that are written alike or respelt with one sound: the same spelling skeleton once a
- * silent GH before T or at the end, and a final E, are dropped (TITE / TIGHT, LITE / LIGHT).
+ * How a part is said: two parts are written alike or respelt with one sound when they have the
+ * same spelling skeleton once a silent GH before T or at the end, and a final E, are dropped
+ * (TITE / TIGHT, LITE / LIGHT).
  */
-function partsAlike(x: string, y: string): boolean {
-  if (x === y) return true;
-  const said = (s: string) => phoneticSkeleton(s.replace(/GH(?=T|$)/g, '').replace(/E$/, ''));
-  return said(x) === said(y);
+function saidAs(part: string): string {
+  return phoneticSkeleton(part.replace(/GH(?=T|$)/g, '').replace(/E$/, ''));
 }
+
+/** A swapped mark is about as long as the brand (TIGHTVAC / VACTITE): more apart is no swap. */
+const SWAP_LENGTH_SLACK = 3;
 
 /**
  * `parts_swapped`: the mark is a one-word brand's two parts in the other order, each written or
@@ -1259,6 +1273,7 @@ function partsSwappedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
   if (p.parts.length === 0 || m.folded.length > 2 || m.letters !== m.compact) return null;
   const letters = m.letters;
   if (letters.length < 2 * PART_MIN - 1 || letters === p.brand.compact) return null;
+  if (Math.abs(letters.length - p.brand.compact.length) > SWAP_LENGTH_SLACK) return null;
   const splits: [string, string][] =
     m.letterWords.length === 2
       ? [[m.letterWords[0] as string, m.letterWords[1] as string]]
@@ -1269,12 +1284,14 @@ function partsSwappedReason(p: PreparedWatch, m: MarkAnalysis): Reason | null {
             letters.slice(i + PART_MIN),
           ],
         );
-  const codes = wholeMarkPhoneticCodes(letters);
-  for (const part of p.parts) {
-    for (const [x, y] of splits) {
-      if (!partsAlike(x, part.second) || !partsAlike(y, part.first)) continue;
-      const swapped = wholeMarkPhoneticCodes(part.second + part.first);
-      if (!codes.some((c) => swapped.includes(c))) continue;
+  let codes: string[] | null = null;
+  for (const [x, y] of splits) {
+    const saidX = saidAs(x);
+    const saidY = saidAs(y);
+    for (const part of p.parts) {
+      if (saidX !== part.saidSecond || saidY !== part.saidFirst) continue;
+      codes ??= wholeMarkPhoneticCodes(letters);
+      if (!codes.some((c) => part.swappedCodes.includes(c))) continue;
       return {
         kind: 'parts_swapped',
         detail: `The mark is the brand's two parts in the other order: ${x} ${y} for ${part.first} ${part.second}.`,
@@ -1325,7 +1342,12 @@ function findShared(
       }
     }
   }
-  if (w.skeleton !== '' && m.folded.length >= 2 && m.folded.length <= MAX_SOUNDED_WORDS) {
+  if (
+    w.skeleton !== '' &&
+    m.folded.length >= 2 &&
+    m.folded.length <= MAX_SOUNDED_WORDS &&
+    echoesAnotherWord(core, w.folded, m.folded, -1)
+  ) {
     for (let j = 0; j < m.letterWords.length; j++) {
       const x = m.letterWords[j] as string;
       // One spelling skeleton: respellings of one sound (BUGS, BUGZZZ), not a near sound. A
