@@ -415,7 +415,7 @@ export function assessAlert(
     stats,
   });
   const severity = record.classes.length === 0 ? capWithoutClasses(assessed) : assessed;
-  const { window } = oppositionWindow(record.jurisdiction, record.publishedAt);
+  const { window } = oppositionWindow(record.jurisdiction, record.publishedAt, record.externalId);
   const blocks: Block[] = [];
   blocks.push({ heading: `Severity: ${severity.severity}`, pieces: [`${capital(severity.why)}.`] });
   const items = decision.reasons

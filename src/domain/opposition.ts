@@ -77,6 +77,15 @@ export const OPPOSITION_RULES: Readonly<Record<string, OfficeRule>> = {
   },
 };
 
+/**
+ * A USPTO serial number of the 79 series is a Madrid Protocol application (§66(a)): the same
+ * periods and limits, but extensions are requested only through ESTTA (TBMP §211.04). The mirror's
+ * key is ST.13: US, 50, four digits, then the serial padded to 9 digits.
+ */
+const US_MADRID_SERIAL = /^US50\d{4}079\d{6}$/;
+const US_MADRID_RULE =
+  'USPTO, Madrid Protocol application (§66(a), serial 79…): 30 days from publication in the Official Gazette; extensions on the same terms, never beyond 180 days from publication, requested only through ESTTA (15 U.S.C. §1063(a); 37 CFR §2.102(c); TBMP §211.04).';
+
 /** Why a record has no opposition window. */
 export type NoOppositionReason =
   | 'no_publication_date'
@@ -100,12 +109,16 @@ export function addPeriod(date: string, period: Period): string {
 
 /**
  * The opposition window of a record of `jurisdiction` published at `publishedAt` (ISO date or
- * date-time, or null). WIPO itself has no opposition: each office a Madrid registration designates
- * applies its own period from its own publication, which the international record does not give.
+ * date-time, or null), with its mirror key `externalId` where the office's rule depends on the kind of
+ * application. WIPO itself has no opposition: each office a Madrid registration designates applies
+ * its own period from its own publication, which the international record does not give (so the
+ * EUIPO's period for an international registration, which runs from its republication, is not
+ * computed either).
  */
 export function oppositionWindow(
   jurisdiction: string,
   publishedAt: string | null,
+  externalId?: string,
 ): OppositionResult {
   const office = jurisdiction.toUpperCase();
   if (office === 'WO') return { window: null, reason: 'no_opposition_at_office' };
@@ -117,7 +130,10 @@ export function oppositionWindow(
       office: rule.office,
       closesAt: addPeriod(publishedAt, rule.period),
       extendableUntil: rule.extendable === null ? null : addPeriod(publishedAt, rule.extendable),
-      rule: rule.rule,
+      rule:
+        office === 'US' && externalId !== undefined && US_MADRID_SERIAL.test(externalId)
+          ? US_MADRID_RULE
+          : rule.rule,
     },
   };
 }

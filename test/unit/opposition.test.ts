@@ -30,6 +30,15 @@ describe('opposition windows, office by office', () => {
     });
   }
 
+  it('a USPTO Madrid application (serial 79…) has the same window, extended only through ESTTA', () => {
+    const madrid = oppositionWindow('US', '2024-02-20', 'US500000079232184');
+    const national = oppositionWindow('US', '2024-02-20', 'US500000090123456');
+    assert.equal(madrid.window?.closesAt, national.window?.closesAt);
+    assert.equal(madrid.window?.extendableUntil, '2024-08-18');
+    assert.match(madrid.window?.rule ?? '', /§66\(a\).*ESTTA/);
+    assert.doesNotMatch(national.window?.rule ?? '', /ESTTA/);
+  });
+
   it('WIPO has no opposition of its own; an unknown office and a missing date give none', () => {
     assert.deepEqual(oppositionWindow('WO', '2024-01-01'), {
       window: null,
