@@ -114,10 +114,10 @@ export async function importRecordFiles(
     // next flush, or at the end. A batch staged behind a failed one rolls back without a word.
     const current = db
       .transaction(async (tx) => {
-        await stageMarks(tx, rows);
+        const staged = await stageMarks(tx, rows);
         await before;
         if (failure !== null) throw new EarlierBatchFailed();
-        return mergeStagedMarks(tx);
+        return mergeStagedMarks(tx, staged);
       })
       .then(
         (result) => {
