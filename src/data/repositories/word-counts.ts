@@ -7,8 +7,8 @@ export type WordCounts = { words: string[]; offices: string[]; marks: number[] }
 /**
  * How many of these marks hold each word of their normalized text, per office (each word once per
  * mark), and under the word '' how many marks each office has: the counts the batch adds to
- * mark_words. Worked out by the importer, where the texts already are: PostgreSQL took ~40 µs per
- * record splitting them with a LATERAL unnest over the staging table.
+ * mark_words. Worked out by the importer, where the texts already are, instead of by PostgreSQL
+ * splitting every staged text with a LATERAL unnest under the import lock (docs/benchmarks.md).
  */
 export function batchWordCounts(
   marks: readonly { normText: string; jurisdiction: string }[],
