@@ -114,10 +114,10 @@ export async function importRecordFiles(
     // next flush, or at the end. A batch staged behind a failed one rolls back without a word.
     const current = db
       .transaction(async (tx) => {
-        const staged = await stageMarks(tx, rows);
+        await stageMarks(tx, rows);
         await before;
         if (failure !== null) throw new EarlierBatchFailed();
-        return mergeStagedMarks(tx, staged);
+        return mergeStagedMarks(tx);
       })
       .then(
         (result) => {

@@ -1,6 +1,6 @@
 import type { RegisterRecord } from '../../register/record.ts';
 import { COPY_SPECIAL, copyNumberArray, copyTextArray, copyValue, type Queryable } from '../db.ts';
-import { batchWordCounts, type WordCounts, wordCountUpkeep } from './word-counts.ts';
+import { wordCountUpkeep } from './word-counts.ts';
 
 /** One register record ready to store: the normalized fields plus its match keys. */
 export type MarkUpsert = RegisterRecord & {
@@ -96,18 +96,10 @@ function copyRow(r: MarkUpsert): string {
  * next batch while the previous one is merged. PostgreSQL spent ~25 us per row parsing the earlier
  * single JSON parameter (jsonb_to_recordset), ~12 us per row through COPY.
  */
-export async function stageMarks(
-  tx: Queryable,
-  batch: readonly MarkUpsert[],
-): Promise<StagedMarks> {
-  const words = batchWordCounts(batch);
+export async function stageMarks(tx: Queryable, batch: readonly MarkUpsert[]): Promise<void> {
   await tx.exec(CREATE_STAGING);
   if (batch.length > 0) await tx.copyFrom(`${STAGING} (${COLUMNS})`, markCopyRows(batch));
-  return { words };
 }
-
-/** What mergeStagedMarks needs of the staged batch besides the staging table. */
-export type StagedMarks = { words: WordCounts };
 
 /**
  * Second half: moves the staged rows into marks in one statement; an update takes a new
@@ -115,14 +107,13 @@ export type StagedMarks = { words: WordCounts };
  */
 export async function mergeStagedMarks(
   tx: Queryable,
-  staged: StagedMarks,
 ): Promise<{ inserted: number; updated: number }> {
   // Serialise imports so change_seq values commit in increasing order (see 002_register_mirror.sql):
   // held from the first nextval to the commit. The word counts are moved under the same lock, from
   // the stored versions the upsert then replaces. The statements are sent together.
   const [, , rows] = await Promise.all([
     tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]),
-    tx.query(WORD_COUNT_UPKEEP, [staged.words.words, staged.words.offices, staged.words.marks]),
+    tx.query(WORD_COUNT_UPKEEP),
     tx.query<{ inserted: number; written: number }>(UPSERT),
   ]);
   const inserted = rows[0]?.inserted ?? 0;
