@@ -3,19 +3,53 @@
 //   (the batched upserts: SQL, index maintenance, commit) are open;
 // - CPU time per record of this process (the importer's JS; with PGlite also the database) and of
 //   the PostgreSQL backends (cpu.ts);
+// - the time each statement of a batch's transaction takes (COPY, import lock, word counts, upsert,
+//   commit): the statements are pipelined, so a statement's time runs from the later of its call
+//   and the previous statement's reply to its own reply;
 // - the CPU cost of each JS step of the importer, measured on a sample of the same file.
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { Db } from '../../src/data/db.ts';
+import type { Db, Queryable } from '../../src/data/db.ts';
 import { markCopyRows } from '../../src/data/repositories/marks.ts';
 import { toMarkUpsert } from '../../src/register/import.ts';
 import { parseRegisterRecord, type RegisterRecord } from '../../src/register/record.ts';
 import { databaseCpu, nodeCpuMs } from './cpu.ts';
+
+/** The step a batch statement belongs to, from its SQL text. */
+function stepOf(sql: string): string {
+  if (sql.includes('pg_advisory_xact_lock')) return 'import lock';
+  if (sql.includes('mark_words')) return 'word counts';
+  if (sql.includes('INSERT INTO marks')) return 'upsert';
+  if (sql.startsWith('COPY') || sql.includes('CREATE TEMP TABLE')) return 'COPY';
+  return 'other';
+}
 
 export function profileImport(inner: Db, localServer: boolean) {
   let transactionMs = 0;
   let transactions = 0;
   let open = 0;
   let openedAt = 0;
+  const stepMs = new Map<string, number>();
+  const addStep = (step: string, ms: number) => stepMs.set(step, (stepMs.get(step) ?? 0) + ms);
+  /** The transaction as the importer sees it, timing each statement (see the header). */
+  const timed = (tx: Queryable) => {
+    let lastReply = 0;
+    const time = <T>(step: string, run: () => Promise<T>): Promise<T> => {
+      const called = performance.now();
+      return run().then((result) => {
+        const now = performance.now();
+        addStep(step, now - Math.max(called, lastReply));
+        lastReply = now;
+        return result;
+      });
+    };
+    const wrapped: Queryable = {
+      query: (text, params) => time(stepOf(text), () => tx.query(text, params)),
+      queryBytes: (text, params) => time(stepOf(text), () => tx.queryBytes(text, params)),
+      exec: (script) => time(stepOf(script), () => tx.exec(script)),
+      copyFrom: (target, data) => time('COPY', () => tx.copyFrom(target, data)),
+    };
+    return { wrapped, lastReply: () => lastReply };
+  };
   const db: Db = {
     kind: inner.kind,
     query: (text, params) => inner.query(text, params),
@@ -26,7 +60,14 @@ export function profileImport(inner: Db, localServer: boolean) {
       // With one batch in flight while the next is prepared, count the time any is open.
       if (open++ === 0) openedAt = performance.now();
       try {
-        return await inner.transaction(fn);
+        let last = () => 0;
+        const result = await inner.transaction((tx) => {
+          const t = timed(tx);
+          last = t.lastReply;
+          return fn(t.wrapped);
+        });
+        addStep('commit', performance.now() - last());
+        return result;
       } finally {
         transactions++;
         if (--open === 0) transactionMs += performance.now() - openedAt;
@@ -52,9 +93,15 @@ export function profileImport(inner: Db, localServer: boolean) {
           ? null
           : ((server - start.server) * 1000) / records;
       const share = `${((100 * transactionMs) / wallMs).toFixed(0)}%`;
+      // Two batches are in flight, so the steps add up to more than the wall time: each share is
+      // of the wall time of the import.
+      const steps = [...stepMs]
+        .filter(([, ms]) => ms >= 0.005 * wallMs)
+        .map(([step, ms]) => `${step} ${((100 * ms) / wallMs).toFixed(0)}%`)
+        .join(', ');
       return inner.kind === 'postgres'
-        ? `upsert transactions open ${share} of the wall time (${transactions} batches); CPU per record: importer (Node) ${nodeUs.toFixed(0)} µs, PostgreSQL backend ${serverUs === null ? 'n/a (remote server)' : `${serverUs.toFixed(0)} µs`}`
-        : `upsert transactions open ${share} of the wall time (${transactions} batches); CPU per record (importer and PGlite, one thread): ${nodeUs.toFixed(0)} µs`;
+        ? `upsert transactions open ${share} of the wall time (${transactions} batches; statements: ${steps}); CPU per record: importer (Node) ${nodeUs.toFixed(0)} µs, PostgreSQL backend ${serverUs === null ? 'n/a (remote server)' : `${serverUs.toFixed(0)} µs`}`
+        : `upsert transactions open ${share} of the wall time (${transactions} batches; statements: ${steps}); CPU per record (importer and PGlite, one thread): ${nodeUs.toFixed(0)} µs`;
     },
   };
 }

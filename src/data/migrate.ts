@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './db.ts';
-import { UPGRADES } from './upgrades.ts';
+import { rekeyStoredMarks, UPGRADES } from './upgrades.ts';
 
 const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -23,8 +23,16 @@ export function listMigrations(): { version: string; sql: string }[] {
  * Applies pending migrations, forward-only, in one transaction, each followed by its TypeScript
  * upgrade step if it has one (upgrades.ts). The advisory lock makes processes
  * that start together (several workers on one server) wait for each other instead of racing.
+ * Then gives the stored marks the current match keys if they lack them, batch by batch
+ * (rekeyStoredMarks: resumable, so not in the migrations' transaction).
  */
 export async function migrate(db: Db): Promise<string[]> {
+  const applied = await applyMigrations(db);
+  await rekeyStoredMarks(db);
+  return applied;
+}
+
+async function applyMigrations(db: Db): Promise<string[]> {
   const migrations = listMigrations();
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

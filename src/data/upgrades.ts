@@ -4,39 +4,70 @@
 // only (matching, the alert assessment); the SQL stays here.
 import { type AssessedRecord, assessAlert } from '../domain/alert-assessment.ts';
 import { decideConflictPrepared, prepareWatch } from '../matching/decide.ts';
-import { matchKeys } from '../matching/normalize.ts';
-import type { Queryable } from './db.ts';
+import { MATCH_KEYS_VERSION, matchKeys } from '../matching/normalize.ts';
+import type { Db, Queryable } from './db.ts';
 
 const BATCH = 2_000;
 
 /**
- * Every stored record gets the keys of the current MATCH_KEYS_VERSION (4 added anchors and word
- * sound codes, 5 the shape keys, 6 the spoken form of a mark with a digit and compound keys). Run by the last migration that changed the keys only: an older
- * database upgraded in one go is re-keyed once.
+ * Gives every stored mark the keys of the current MATCH_KEYS_VERSION, after the migrations, one
+ * transaction per batch of marks in id order (keyset), each recording the last id done in
+ * match_keys_state: a re-key stopped halfway continues from there on the next start, and no
+ * transaction holds the whole mirror. The state row is locked per batch, so processes that start
+ * together take turns; code older than the recorded version leaves it alone.
  * change_seq is left alone: the record did not change, and re-scanning the whole mirror for every
  * watch would raise alerts on marks filed long ago. The new rules apply to records imported from
- * now on and to every full scan.
+ * now on and to every full scan. A mark whose text an import changed meanwhile is skipped: the
+ * import stored the current keys.
+ * Scans may run while it works: version 6 removed keys that no rule reads (anchors of word pairs
+ * and whole marks, skeletons of common words) and added only what two new rules read (the spoken
+ * form of a mark with a digit, compound keys), so a mark not yet re-keyed is found by every rule
+ * but `digits_as_words` and `compound`.
  */
-async function rekeyMarks(tx: Queryable): Promise<void> {
-  let after = 0;
+export async function rekeyStoredMarks(
+  db: Db,
+  options: { batchSize?: number; afterBatch?: (rekeyedThrough: number) => void } = {},
+): Promise<void> {
+  const batchSize = options.batchSize ?? BATCH;
   for (;;) {
-    const rows = await tx.query<{ id: number; markText: string }>(
-      'SELECT id, mark_text AS "markText" FROM marks WHERE id > $1 ORDER BY id LIMIT $2',
-      [after, BATCH],
-    );
-    if (rows.length === 0) return;
-    const keys = rows.map((r) => {
-      const k = matchKeys(r.markText);
-      return { id: r.id, tokens: k.tokens, soundCodes: k.soundCodes };
+    const through = await db.transaction(async (tx) => {
+      const [state] = await tx.query<{ version: number; through: number | null }>(
+        'SELECT version, rekeyed_through AS through FROM match_keys_state FOR UPDATE',
+      );
+      if (state === undefined || state.version > MATCH_KEYS_VERSION) return null;
+      if (state.version === MATCH_KEYS_VERSION && state.through === null) return null;
+      const after = state.version === MATCH_KEYS_VERSION ? Number(state.through) : 0;
+      const last = await rekeyBatch(tx, after, batchSize);
+      await tx.query('UPDATE match_keys_state SET version = $1, rekeyed_through = $2', [
+        MATCH_KEYS_VERSION,
+        last,
+      ]);
+      return last;
     });
-    await tx.query(
-      `UPDATE marks m SET tokens = k.tokens, sound_codes = k."soundCodes"
-         FROM jsonb_to_recordset($1::text::jsonb) AS k(id bigint, tokens text[], "soundCodes" text[])
-        WHERE m.id = k.id`,
-      [JSON.stringify(keys)],
-    );
-    after = (rows.at(-1) as { id: number }).id;
+    if (through === null) return;
+    options.afterBatch?.(through);
   }
+}
+
+/** Re-keys the next marks after id `after`; returns the last id done, or null when none was left. */
+async function rekeyBatch(tx: Queryable, after: number, size: number): Promise<number | null> {
+  const rows = await tx.query<{ id: number; markText: string }>(
+    'SELECT id, mark_text AS "markText" FROM marks WHERE id > $1 ORDER BY id LIMIT $2',
+    [after, size],
+  );
+  if (rows.length === 0) return null;
+  const keys = rows.map((r) => {
+    const k = matchKeys(r.markText);
+    return { id: r.id, markText: r.markText, tokens: k.tokens, soundCodes: k.soundCodes };
+  });
+  await tx.query(
+    `UPDATE marks m SET tokens = k.tokens, sound_codes = k."soundCodes"
+       FROM jsonb_to_recordset($1::text::jsonb)
+            AS k(id bigint, "markText" text, tokens text[], "soundCodes" text[])
+      WHERE m.id = k.id AND m.mark_text = k."markText"`,
+    [JSON.stringify(keys)],
+  );
+  return Number((rows.at(-1) as { id: number }).id);
 }
 
 type UnassessedAlert = AssessedRecord & {
@@ -158,7 +189,7 @@ export const UPGRADES: Readonly<Record<string, (tx: Queryable) => Promise<void>>
     await tx.exec('DROP TABLE invented_hits');
   },
   '008_alert_assessment': async (tx) => {
-    // The keys of version 4 come with the last re-key (015's), which runs in the same upgrade.
+    // The keys of version 4 come with rekeyStoredMarks, which migrate() runs after the migrations.
     await assessOldAlerts(tx);
     // The alerts' list-version triggers (007) are deferred to the commit, and PostgreSQL alters no
     // table with pending trigger events: they run now (once per owner, as at a commit), and the
@@ -170,7 +201,4 @@ export const UPGRADES: Readonly<Record<string, (tx: Queryable) => Promise<void>>
         ALTER COLUMN rationale_at SET NOT NULL;
       SET CONSTRAINTS alerts_list_version, alerts_list_version_update DEFERRED`);
   },
-  // The keys of versions 5 (shape keys, with 011) and 6 (spoken digits) come with the last
-  // re-key: an older database upgraded in one go is re-keyed once.
-  '015_match_keys_v6': rekeyMarks,
 };

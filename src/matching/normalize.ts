@@ -440,8 +440,38 @@ export function addAnchorKeys(run: string, out: Set<string>): void {
   const n = run.length;
   for (const size of [SHORT_ANCHOR, LONG_ANCHOR]) {
     if (n <= size) return;
-    out.add(PREFIX_ANCHOR + run.slice(0, size));
-    out.add(SUFFIX_ANCHOR + run.slice(n - size));
+    addAnchor(run, size, out);
+  }
+}
+
+function addAnchor(run: string, size: number, out: Set<string>): void {
+  out.add(PREFIX_ANCHOR + run.slice(0, size));
+  out.add(SUFFIX_ANCHOR + run.slice(run.length - size));
+}
+
+/**
+ * Longest near form (one edit, or the -ES / -IES plural) of a brand whose watch sends anchors of
+ * `size`: a brand shorter than LONG_ANCHOR sends its first and last 5, a longer one its first and
+ * last 8, and only a brand of up to ONE_EDIT_MAX_LENGTH sends near forms at all.
+ */
+const NEAR_FORM_MAX: Readonly<Record<number, number>> = {
+  [SHORT_ANCHOR]: LONG_ANCHOR - 1 + 2,
+  [LONG_ANCHOR]: ONE_EDIT_MAX_LENGTH + 2,
+};
+
+/**
+ * The anchors of a run that is not a word of the mark (two adjacent words joined, or the compact
+ * text of three or more words). Only the near-form rules (`edit_distance`, `near_inside`) look at
+ * such a run, and only as a near form of the brand: the watch leaves out of its one-edit texts those
+ * that keep its first or last 5 (8) characters, trusting the record to store that anchor, so the
+ * run stores an anchor of a size only where it can be such a near form, longer than the anchor and
+ * no longer than NEAR_FORM_MAX. `fused` and `shared_word` look for the brand inside one word:
+ * words store all their anchors (addAnchorKeys).
+ */
+export function addNearFormAnchorKeys(run: string, out: Set<string>): void {
+  const n = run.length;
+  for (const size of [SHORT_ANCHOR, LONG_ANCHOR]) {
+    if (n > size && n <= (NEAR_FORM_MAX[size] as number)) addAnchor(run, size, out);
   }
 }
 
@@ -489,7 +519,11 @@ export function markRuns(a: MarkAnalysis): string[] {
  * unless their keys are a superset of the new ones. Versions 1 and 2 rows are: they hold the
  * deletion neighbourhood (version 2: `~` + the text) of every text of 4 to 8 characters (version 3
  * only for texts that are not Latin capitals) and, version 1, per-word affix stems that no rule
- * needs, so a version 3 search finds them all.
+ * needs, so a version 3 search finds them all. Version 6 dropped keys from 5 (anchors of runs
+ * that are not words and cannot be a near form, skeletons of common words) and added the spoken
+ * form of a mark with a digit and the compound keys, which only the `digits_as_words` and
+ * `compound` rules read. The stored marks are re-keyed after the migrations (rekeyStoredMarks in
+ * src/data/upgrades.ts).
  */
 export const MATCH_KEYS_VERSION = 6;
 
@@ -502,9 +536,11 @@ export interface MatchKeys {
   /**
    * tokens text[]: the compact text, its look-alike form (L family merged) and its unfolded form;
    * folded words; runs of 2 and 3 adjacent words joined (fewer than all); affix stems of the
-   * compact text; the anchors (addAnchorKeys) of its runs (markRuns: words, two adjacent words,
-   * the compact text) and, for a run of 4 to 25 characters that is not Latin capitals only, its
-   * one-deletion neighbourhood prefixed with `~` (oneEditRecordKeys).
+   * compact text; the anchors of its words (addAnchorKeys) and of its other runs where they can be
+   * a brand's near form (addNearFormAnchorKeys; markRuns: two adjacent words, the compact text)
+   * and, for a run of 4 to 25 characters that is not Latin capitals only, its one-deletion
+   * neighbourhood prefixed with `~` (oneEditRecordKeys); skeleton keys (soundedRuns) and shape
+   * keys.
    */
   tokens: string[];
   /**
@@ -551,14 +587,16 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
   // The affix rule compares whole compact texts (decide.ts), so only the compact text's stems.
   for (const s of affixSplits(a.compact)) t.add(s.stem);
   if (n === 1) for (const k of shapeKeys(a.compact)) t.add(k);
+  const words = new Set(a.folded);
   for (const run of markRuns(a)) {
-    addAnchorKeys(run, t);
+    if (words.has(run)) addAnchorKeys(run, t);
+    else addNearFormAnchorKeys(run, t);
     for (const k of oneEditRecordKeys(run)) t.add(k);
   }
   // The near-form rule also hears a word, or two adjacent words, of a longer mark: it requires the
   // brand's spelling skeleton, which is far more selective as a key than a shared sound code.
   if (n > 1 && n <= MAX_SOUNDED_WORDS) {
-    for (const run of letterRuns(a.letterWords)) {
+    for (const run of soundedRuns(a)) {
       if (run.length >= PHONETIC_MIN_LENGTH) t.add(SKELETON_KEY + phoneticSkeleton(run));
     }
   }
@@ -620,12 +658,19 @@ export const MAX_SOUNDED_WORDS = 8;
 /** Prefix of the skeleton keys: `%` + the spelling skeleton of a word or two adjacent words. */
 export const SKELETON_KEY = '%';
 
-/** The letters of every word and of every two adjacent words of a mark (near-form phonetics). */
-export function letterRuns(letterWords: readonly string[]): string[] {
+/**
+ * The letters of every word and of every two adjacent words of a mark (near-form phonetics), less
+ * those whose folded form is a common word: the near-form rule never reads a common word as a form
+ * of the brand (SHOP is not a near form of KSHOP).
+ */
+export function soundedRuns(a: MarkAnalysis): string[] {
   const out: string[] = [];
+  const { folded, letterWords } = a;
   for (let i = 0; i < letterWords.length; i++) {
-    out.push(letterWords[i] as string);
-    if (i + 1 < letterWords.length) out.push((letterWords[i] as string) + letterWords[i + 1]);
+    if (!FOLDED_COMMON_WORDS.has(folded[i] as string)) out.push(letterWords[i] as string);
+    if (i + 1 < letterWords.length && !FOLDED_COMMON_WORDS.has(`${folded[i]}${folded[i + 1]}`)) {
+      out.push((letterWords[i] as string) + letterWords[i + 1]);
+    }
   }
   return out;
 }

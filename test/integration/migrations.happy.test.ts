@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { listMigrations, migrate } from '../../src/data/migrate.ts';
-import { UPGRADES } from '../../src/data/upgrades.ts';
+import { rekeyStoredMarks, UPGRADES } from '../../src/data/upgrades.ts';
 import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alert-assessment.ts';
+import { MATCH_KEYS_VERSION, matchKeys } from '../../src/matching/normalize.ts';
 import { alertListChanges, insertAlertBefore008, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
+import { importRecords, makeRecord } from '../helpers/register.ts';
 
 // Upgrading a database that already holds data: migrations are forward-only and run on a live
 // install's rows, not only on the empty database every other test starts from.
@@ -306,7 +308,7 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
   });
 });
 
-describe('migrations: 015 re-keys the mirror for match keys version 6', () => {
+describe('migrations: an upgrade re-keys the mirror for match keys version 6', () => {
   let database: TestDatabase;
   before(async () => {
     database = await createTestDatabase({ migrated: false });
@@ -337,7 +339,7 @@ describe('migrations: 015 re-keys the mirror for match keys version 6', () => {
       `SELECT change_seq::text AS seq FROM marks WHERE external_id = 'US79232184'`,
     );
 
-    assert.deepEqual(await migrate(db), ['015_match_keys_v6']);
+    assert.deepEqual(await migrate(db), ['015_match_keys_state']);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
       `SELECT tokens, sound_codes AS codes, change_seq::text AS seq FROM marks
@@ -351,5 +353,80 @@ describe('migrations: 015 re-keys the mirror for match keys version 6', () => {
       `SELECT tokens FROM marks WHERE external_id = 'US90000003'`,
     );
     assert.ok(compound?.tokens.includes('{SUN'), `compound keys: ${compound?.tokens.join(',')}`);
+  });
+});
+
+describe('re-keying the stored marks to a new match keys version', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  it('commits batch by batch, and a re-key stopped halfway continues where it stopped', async () => {
+    const { db } = database;
+    const texts = ['ACME', 'KESTREL ANALYTICS', 'ZEROFLUSH NET', 'THE NORTH FACE', 'BLUE ORCHID'];
+    await importRecords(
+      db,
+      [...texts, 'SOLAMANTE', 'ROSA BEL'].map((markText) => makeRecord({ markText })),
+    );
+    const ids = (await db.query<{ id: number }>('SELECT id FROM marks ORDER BY id')).map((r) =>
+      Number(r.id),
+    );
+    // As an older version left them: other keys, and the state of a finished earlier re-key.
+    await db.query(`UPDATE marks SET tokens = '{OLD}', sound_codes = '{}'`);
+    await db.query('UPDATE match_keys_state SET version = $1, rekeyed_through = NULL', [
+      MATCH_KEYS_VERSION - 1,
+    ]);
+    const state = async () =>
+      (
+        await db.query<{ version: number; through: number | null }>(
+          'SELECT version, rekeyed_through AS through FROM match_keys_state',
+        )
+      )[0];
+    const current = async () =>
+      (
+        await db.query<{ id: number; tokens: string[]; markText: string }>(
+          'SELECT id, tokens, mark_text AS "markText" FROM marks ORDER BY id',
+        )
+      ).map((r) => ({
+        id: Number(r.id),
+        rekeyed: r.tokens.join() === matchKeys(r.markText).tokens.join(),
+      }));
+
+    // Stopped (the process ends, say) after its second batch of two: four marks done, committed.
+    let batches = 0;
+    await assert.rejects(
+      rekeyStoredMarks(db, {
+        batchSize: 2,
+        afterBatch: () => {
+          if (++batches === 2) throw new Error('stopped');
+        },
+      }),
+      /stopped/,
+    );
+    assert.deepEqual(await state(), { version: MATCH_KEYS_VERSION, through: ids[3] });
+    assert.deepEqual(
+      (await current()).map((m) => m.rekeyed),
+      [true, true, true, true, false, false, false],
+    );
+
+    // The next start continues after the fourth mark, and finishes.
+    const reported: number[] = [];
+    await rekeyStoredMarks(db, {
+      batchSize: 2,
+      afterBatch: (through) => {
+        // A re-key that makes no progress would never end.
+        if (reported.push(through) > ids.length) throw new Error('no progress');
+      },
+    });
+    assert.deepEqual(reported, [ids[5], ids[6]]);
+    assert.ok((await current()).every((m) => m.rekeyed));
+    assert.deepEqual(await state(), { version: MATCH_KEYS_VERSION, through: null });
+
+    // Nothing left to do: a later start reads the state and stops.
+    await db.query(`UPDATE marks SET tokens = '{OLD}' WHERE id = $1`, [ids[0]]);
+    await rekeyStoredMarks(db);
+    assert.equal((await current())[0]?.rekeyed, false, 'not re-keyed again');
   });
 });

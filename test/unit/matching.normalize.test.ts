@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { retrieves, watchTokens } from '../../src/matching/candidates.ts';
+import { decideConflict, prepareWatch } from '../../src/matching/decide.ts';
 import {
   analyzeMark,
   foldConfusables,
@@ -128,6 +130,49 @@ describe('matchKeys', () => {
     );
     assert.equal(new Set(k.tokens).size, k.tokens.length, 'deduplicated');
     assert.equal(new Set(k.soundCodes).size, k.soundCodes.length, 'deduplicated');
+  });
+  it('stores the anchors of two words or a whole mark wherever they can be a near form', () => {
+    // The watch leaves out of its one-edit texts those that keep its first or last 5 (8)
+    // characters; runs that are not a word store anchors only up to the longest near form. Brands of
+    // 5 to 24 characters, near forms up to two characters longer, as two words of a longer mark
+    // (near_inside) and as a whole mark of three words (edit_distance); every accepted pair must be
+    // retrieved. The marks split the form elsewhere than the brand, so that no word of theirs is a
+    // word of the brand (shared_word would retrieve it) or stores the brand's anchor.
+    const letters = 'QUVZOKXAJEWIHYGB';
+    const at = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => letters[(from + i * 3) % letters.length]).join('');
+    let accepted = 0;
+    for (let n = 5; n <= 24; n++) {
+      const brand = `${at(2, n)} ${at(n - 2, n + 5)}`;
+      const compact = brand.replace(' ', '');
+      const w = prepareWatch({ name: brand, niceClasses: [25], designations: ['DE'] });
+      const tokenSet = new Set(watchTokens(w));
+      const forms = [`${compact}ES`, `${compact}X`, `${compact.slice(0, -1)}X`];
+      if (compact.endsWith('Y')) forms.push(`${compact.slice(0, -1)}IES`);
+      for (const form of forms) {
+        const marks = [
+          `WQ ${form.slice(0, 3)} ${form.slice(3)}`,
+          `${form.slice(0, 3)} ${form.slice(3)} WQ`,
+          `${form.slice(0, 1)} ${form.slice(1, 3)} ${form.slice(3)}`,
+        ];
+        for (const mark of marks) {
+          const d = decideConflict(
+            { name: brand, niceClasses: [25], designations: ['DE'] },
+            { markText: mark, classes: [25], jurisdiction: 'EM' },
+          );
+          if (!d.conflict) continue;
+          accepted++;
+          assert.ok(retrieves(w, tokenSet, matchKeys(mark)), `${brand} / ${mark}`);
+        }
+      }
+    }
+    assert.ok(accepted >= 60, `only ${accepted} accepted pairs`);
+  });
+  it('stores no spelling skeleton of a common word, which is never a near form', () => {
+    const k = matchKeys('KESTREL SHOP');
+    assert.ok(k.tokens.includes(`%${phoneticSkeleton('KESTREL')}`));
+    assert.ok(k.tokens.includes(`%${phoneticSkeleton('KESTRELSHOP')}`), 'the two words together');
+    assert.ok(!k.tokens.includes(`%${phoneticSkeleton('SHOP')}`));
   });
   it('stores sound codes only from the phonetic rule’s 4 letters', () => {
     assert.deepEqual(matchKeys('AXE').soundCodes, []);
