@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import { activeWatchIds, type ClaimFilter, claimWatches } from '../data/repositories/scans.ts';
 import { randomBase62 } from '../domain/ids.ts';
@@ -106,3 +107,16 @@ function add(totals: ScanTotals, outcome: ScanOutcome) {
 }
 
 export type Scanner = ReturnType<typeof createScanner>;
+
+/** The scanner of a process, as configured (`tmwatch scan`, the scan loops of serve and worker). */
+export function scannerFor(context: { config: Config; db: Db; logger: Logger }): Scanner {
+  const { config, db, logger } = context;
+  return createScanner({
+    db,
+    logger,
+    publicUrl: config.publicUrl,
+    leaseSeconds: config.scanLeaseSeconds,
+    // PGlite runs every query on the event loop: parallel scans only queue behind each other.
+    concurrency: db.kind === 'postgres' ? 4 : 1,
+  });
+}

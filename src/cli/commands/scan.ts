@@ -1,6 +1,6 @@
 import { unknownWatchIds } from '../../data/repositories/scans.ts';
 import { ApiError } from '../../domain/errors.ts';
-import { scannerFor } from '../../scan/roles.ts';
+import { scannerFor } from '../../scan/scanner.ts';
 import { defineCommand } from '../command.ts';
 
 export const command = defineCommand({
