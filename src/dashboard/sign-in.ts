@@ -98,7 +98,7 @@ export function createSignInService(deps: { db: Db; clock: Clock }) {
       const email = input.email.trim();
       const user =
         tooLong || !isPlausibleEmail(email) ? null : await repo.findPasswordHash(db, email);
-      if (!tooLong && user && (await passwordMatches(user.password_hash, input.password))) {
+      if (!tooLong && user && (await passwordMatches(user.passwordHash, input.password))) {
         await repo.deleteSignInFailures(db, reserved);
         await repo.clearSignInFailures(db, pair);
         return { ok: true, userId: user.id };

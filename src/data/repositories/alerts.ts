@@ -1,10 +1,8 @@
+import type { AlertSeverity, AlertState } from '../../domain/alert-types.ts';
 import { byOrdinal, coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
 import { type JsonBytes, Params } from './json-sql.ts';
 import { ownedJsonLookup } from './owned-lookup.ts';
-
-export type AlertState = 'unread' | 'read' | 'dismissed';
-export type AlertSeverity = 'low' | 'medium' | 'high';
 
 export type AlertListFilter = {
   ownerId: string;
