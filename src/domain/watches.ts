@@ -30,6 +30,11 @@ export type ListWatchesQuery = {
 export function createWatchService(db: Db) {
   const watchJson = repo.createWatchJsonLookup(db);
   return {
+    /** Active watches of the caller's owner: what the plan's cap counts. */
+    countActive(principal: Principal): Promise<number> {
+      return repo.countActiveWatches(db, principal.ownerId);
+    },
+
     async list(principal: Principal, query: ListWatchesQuery) {
       return repo.listWatchesJson(db, {
         ownerId: principal.ownerId,

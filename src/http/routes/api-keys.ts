@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { readCookie, SESSION_COOKIE } from '../../dashboard/cookies.ts';
+import { isSameOriginRequest } from '../../dashboard/csrf.ts';
 import type { AccountService } from '../../domain/accounts.ts';
 import { ApiError } from '../../domain/errors.ts';
-import type { RequestCounter } from '../../http/authenticate.ts';
-import { apiKeyExample } from '../../http/examples.ts';
-import { sendData } from '../../http/reply.ts';
-import { ApiKeySchema, dataOf, errorResponses, idParams } from '../../http/schemas.ts';
-import { readCookie, SESSION_COOKIE } from '../cookies.ts';
-import { isSameOriginRequest } from '../csrf.ts';
-import { type DashboardSession, type SessionService, sameToken } from '../sessions.ts';
+import { type DashboardSession, type SessionService, sameToken } from '../../domain/sessions.ts';
+import type { RequestCounter } from '../authenticate.ts';
+import { apiKeyExample } from '../examples.ts';
+import { sendData } from '../reply.ts';
+import { ApiKeySchema, dataOf, errorResponses, idParams } from '../schemas.ts';
 
 export const CSRF_HEADER = 'x-csrf-token';
 

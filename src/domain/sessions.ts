@@ -1,9 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/sessions.ts';
-import type { Clock } from '../domain/clock.ts';
-import { newId } from '../domain/ids.ts';
-import { type Principal, principalFromAccount } from '../domain/principal.ts';
+import type { Clock } from './clock.ts';
+import { newId } from './ids.ts';
+import { type Principal, principalFromAccount } from './principal.ts';
 
 /** Signed out after this long without a request. */
 export const SESSION_IDLE_MS = 2 * 60 * 60_000;
