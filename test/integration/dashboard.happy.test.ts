@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PLANS } from '../../src/domain/plans.ts';
 import { cadenceMessage, capMessage } from '../../src/domain/watches.ts';
+import { DashboardClient, PASSWORD, signedIn, textOf } from '../helpers/dashboard.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
-import { DashboardClient, PASSWORD, signedIn, textOf } from './dashboard.helpers.ts';
 
 const watchForm = (overrides: Record<string, string> = {}) => ({
   name: 'Acme',

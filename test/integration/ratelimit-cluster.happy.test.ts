@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  freshInstallation,
-  makeKey,
-  serverDatabaseUrl,
-  serverRedisUrl,
-  startServe,
-} from './cli.helpers.ts';
+import { freshInstallation, makeKey, serverRedisUrl, startServe } from '../helpers/cli.ts';
+import { postgresOnly } from '../helpers/postgres-only.ts';
 
-const skip =
-  !serverDatabaseUrl || !serverRedisUrl
-    ? 'needs DATABASE_URL and REDIS_URL: a cluster shares one PostgreSQL database and one Redis'
-    : false;
+const skip = postgresOnly('a cluster shares one PostgreSQL database and one Redis', {
+  redis: true,
+});
 
 const LIMIT = 60;
 const REQUESTS = 90;

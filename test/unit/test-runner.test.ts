@@ -23,4 +23,22 @@ describe('npm test (scripts/run-tests.mjs)', () => {
       /^note: browser tests SKIPPED \(1 file\): chromium is not installed at \/nonexistent\/chromium/,
     );
   });
+
+  it('names the PostgreSQL-only files it skipped when DATABASE_URL is not set', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.DATABASE_URL;
+    delete env.NODE_TEST_CONTEXT;
+    const run = spawnSync(process.execPath, ['scripts/run-tests.mjs', 'db-pool'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const lines = run.stdout.trimEnd().split('\n');
+    assert.match(
+      lines.at(-1) ?? '',
+      /^note: PostgreSQL-only tests SKIPPED \(1 file: db-pool\.happy\.test\.ts\): set DATABASE_URL/,
+    );
+  });
 });
