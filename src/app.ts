@@ -148,7 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      // JSON is the only body the API takes; anything else is a 415 (D1 step 6).
+      // JSON is the only body the API takes; anything else is a 415 (pipeline step 6).
       api.removeContentTypeParser(['text/plain']);
       useStrictJsonBodies(api);
       api.addHook(
@@ -163,7 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           ),
         }),
       );
-      // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (D1 step 6);
+      // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (pipeline step 6);
       // a route that takes no body (POST /webhooks/{id}/rotate-secret) declares no body schema.
       api.addHook('preValidation', async (request: FastifyRequest) => {
         if (

@@ -59,7 +59,7 @@ export async function viewerOf(
     planLabel: TIER_LABEL[p.plan.tier],
     organization: p.organization?.name ?? null,
     csrfToken: session.csrfToken,
-    // The unread badge, on every page (spec 2.2: alert state drives it).
+    // The unread badge, on every page (alert state drives it).
     unread: await alerts.unreadCount(p),
   };
 }

@@ -55,7 +55,7 @@ export function isPlausibleEmail(email: string): boolean {
   return email.length <= EMAIL_MAX_LENGTH && EMAIL.test(email) && nameTextReason(email) === null;
 }
 
-// Ids are checked before any lookup: a malformed one is simply absent (D1 step 8), and text the
+// Ids are checked before any lookup: a malformed one is simply absent (pipeline step 8), and text the
 // database cannot hold (NUL) must not turn "does not exist" into a database error.
 const absent = (what: string, id: string) =>
   new ApiError('not_found', `${what} ${JSON.stringify(id).slice(1, -1)} does not exist`);

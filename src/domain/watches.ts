@@ -112,7 +112,7 @@ export function createWatchService(db: Db) {
       });
     },
 
-    /** Soft delete; deleting an inactive watch again is fine (spec 3). */
+    /** Soft delete; deleting an inactive watch again is fine. */
     async deactivate(principal: Principal, id: string): Promise<string> {
       if (!isIdOf('wat', id)) throw notFound();
       const json = await repo.updateWatch(db, principal.ownerId, id, { active: false });

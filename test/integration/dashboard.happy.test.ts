@@ -202,7 +202,7 @@ describe('dashboard: pages', () => {
     assert.match(form.text, /value="Acme"/);
 
     const tooFast = await client.post(`/watches/${id}`, watchForm({ scanCadence: 'hourly' }));
-    assert.equal(tooFast.status, 422, 'a PATCH with a too-fast cadence is a 422 (D2)');
+    assert.equal(tooFast.status, 422, 'a PATCH with a too-fast cadence is a 422');
     assert.ok(textOf(tooFast.text).includes(cadenceMessage(PLANS.solo, 'hourly')));
 
     const saved = await client.post(

@@ -10,7 +10,7 @@ const skip = postgresOnly('a cluster shares one PostgreSQL database and one Redi
 const LIMIT = 60;
 const REQUESTS = 90;
 
-/** Waits, if needed, so that the next few seconds lie inside one wall-clock minute (D6 windows). */
+/** Waits, if needed, so that the next few seconds lie inside one wall-clock minute. */
 async function startOfAMinute(needMs: number): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 200));
