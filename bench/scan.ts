@@ -38,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { connectPostgres, type Db, openDb } from '../src/data/db.ts';
 import { migrate } from '../src/data/migrate.ts';
 import { highestChangeSeq } from '../src/data/repositories/marks.ts';
+import { CANDIDATE_SETTINGS } from '../src/data/repositories/mirror-candidates.ts';
 import { createLogger } from '../src/logger.ts';
 import { bandThreshold } from '../src/matching/candidates.ts';
 import {
@@ -47,7 +48,6 @@ import {
 } from '../src/matching/decide.ts';
 import { importRecordFiles } from '../src/register/import.ts';
 import { createScanner } from '../src/scan/scanner.ts';
-import { CANDIDATE_SETTINGS } from '../src/scan/sources/register-mirror.ts';
 import {
   type BaselineWatch,
   naiveScorer,

@@ -3,7 +3,7 @@
 // Node 20's runner does not expand globs itself, so the files are listed here.
 // Usage: npm test [-- path-filter ...]
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function collect(dir) {
@@ -31,6 +31,17 @@ const browserSkipped = browserFiles.length > 0 && !existsSync(chromium) && !inCi
 const browserNote = `browser tests SKIPPED (${browserFiles.length} file${browserFiles.length === 1 ? '' : 's'}): chromium is not installed at ${chromium}; install it with "apt-get install -y chromium" or set CHROMIUM_PATH`;
 if (browserSkipped) console.log(`note: ${browserNote}`);
 
+// Likewise the files that need a PostgreSQL server (and Redis), marked by postgresOnly() from
+// test/helpers/postgres-only.ts: on PGlite alone they are skipped, and the summary says which.
+const serverFiles = files.filter((f) => readFileSync(f, 'utf8').includes('postgresOnly('));
+const serverSkipped = serverFiles.filter(
+  (f) =>
+    !process.env.DATABASE_URL ||
+    (!process.env.REDIS_URL && readFileSync(f, 'utf8').includes('redis: true')),
+);
+const serverNote = `PostgreSQL-only tests SKIPPED (${serverSkipped.length} file${serverSkipped.length === 1 ? '' : 's'}: ${serverSkipped.map((f) => f.replace(/^.*\//, '')).join(', ')}): set DATABASE_URL (and REDIS_URL) to run them`;
+if (serverSkipped.length > 0) console.log(`note: ${serverNote}`);
+
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,
@@ -44,5 +55,6 @@ const result = spawnSync(
   ],
   { stdio: 'inherit' },
 );
+if (serverSkipped.length > 0) console.log(`\nnote: ${serverNote}`);
 if (browserSkipped) console.log(`\nnote: ${browserNote}`);
 process.exit(result.status ?? 1);

@@ -7,13 +7,15 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Logger } from 'pino';
-import { createDashboard } from './dashboard/plugin.ts';
-import { withSessionCookieAuth } from './dashboard/routes/revoke-key-api.ts';
+import { dashboardPlugin } from './dashboard/plugin.ts';
 import type { Db } from './data/db.ts';
 import { createAccountService } from './domain/accounts.ts';
+import { createAlertReviewService } from './domain/alert-review.ts';
 import { createAlertService } from './domain/alerts.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { ApiError } from './domain/errors.ts';
+import { createSessionService } from './domain/sessions.ts';
+import { createSignInService } from './domain/sign-in.ts';
 import { createWatchService } from './domain/watches.ts';
 import { createWebhookService } from './domain/webhooks.ts';
 import { apiAuthentication, requestCounter } from './http/authenticate.ts';
@@ -29,6 +31,7 @@ import { FailedAuthLimiter } from './http/rate-limit/failed-auth.ts';
 import type { RateLimitStore } from './http/rate-limit/store.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
+import { revokeKeyApiRoute, withSessionCookieAuth } from './http/routes/api-keys.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { meRoutes } from './http/routes/me.ts';
 import { watchRoutes } from './http/routes/watches.ts';
@@ -110,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const webhooks = createWebhookService(deps.db, {
     allowPrivateUrls: deps.webhookAllowPrivateUrls ?? false,
   });
-  const dashboard = createDashboard({ db: deps.db, accounts, watches, alerts, webhooks, clock });
+  const sessions = createSessionService({ db: deps.db, clock });
 
   app.decorateRequest('principal', null);
   // Between the start of a shutdown and the last request in flight, a new request (on a kept-alive
@@ -145,7 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
-      // JSON is the only body the API takes; anything else is a 415 (D1 step 6).
+      // JSON is the only body the API takes; anything else is a 415 (pipeline step 6).
       api.removeContentTypeParser(['text/plain']);
       useStrictJsonBodies(api);
       api.addHook(
@@ -160,7 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           ),
         }),
       );
-      // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (D1 step 6);
+      // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (pipeline step 6);
       // a route that takes no body (POST /webhooks/{id}/rotate-secret) declares no body schema.
       api.addHook('preValidation', async (request: FastifyRequest) => {
         if (
@@ -175,21 +178,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       watchRoutes(api, watches);
       alertRoutes(api, alerts);
       webhookRoutes(api, webhooks);
-      dashboard.apiRoutes(
-        api,
-        requestCounter({
+      revokeKeyApiRoute(api, {
+        accounts,
+        sessions,
+        countRequest: requestCounter({
           rateLimit: deps.rateLimit,
           limitPerMinute: deps.rateLimitPerMinute,
           clock,
         }),
-      );
+      });
     },
     { prefix: '/api/v1' },
   );
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } });
-  await app.register(dashboard.plugin);
+  await app.register(
+    dashboardPlugin({
+      accounts,
+      watches,
+      alerts,
+      review: createAlertReviewService(deps.db, clock),
+      webhooks,
+      sessions,
+      signIn: createSignInService({ db: deps.db, clock }),
+      clock,
+    }),
+  );
 
   return app;
 }

@@ -169,7 +169,7 @@ export type Config = {
   maxConnections: number;
   /** How long a worker's claim on a watch lasts; a crashed worker's scan is redone after it. */
   scanLeaseSeconds: number;
-  /** How often scanning processes look for due watches and due e-mail (≤ 60 s keeps D8's promise). */
+  /** How often scanning processes look for due watches and due e-mail (≤ 60 s: a new watch's first scan starts within a minute). */
   scanPollSeconds: number;
   /** Memory for the GET /alerts pages an API process keeps between requests; 0: none. */
   alertListCacheBytes: number;

@@ -1,15 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../data/db.ts';
 import type { AccountService } from '../domain/accounts.ts';
 import type { AlertReviewService } from '../domain/alert-review.ts';
 import type { AlertService } from '../domain/alerts.ts';
 import type { Clock } from '../domain/clock.ts';
 import { TIER_LABEL } from '../domain/plans.ts';
+import type { DashboardSession, SessionService } from '../domain/sessions.ts';
+import type { SignInService } from '../domain/sign-in.ts';
 import type { WatchService } from '../domain/watches.ts';
 import type { WebhookService } from '../domain/webhooks.ts';
 import type { SafeHtml } from './html.ts';
-import type { DashboardSession, SessionService } from './sessions.ts';
-import type { SignInService } from './sign-in.ts';
 import type { Notice } from './views/components.ts';
 import type { Viewer } from './views/layout.ts';
 
@@ -30,7 +29,6 @@ declare module 'fastify' {
 
 /** What every dashboard route may use: the API's own services, plus sessions and sign-in. */
 export type DashboardServices = {
-  db: Db;
   accounts: AccountService;
   watches: WatchService;
   alerts: AlertService;
@@ -61,7 +59,7 @@ export async function viewerOf(
     planLabel: TIER_LABEL[p.plan.tier],
     organization: p.organization?.name ?? null,
     csrfToken: session.csrfToken,
-    // The unread badge, on every page (spec 2.2: alert state drives it).
+    // The unread badge, on every page (alert state drives it).
     unread: await alerts.unreadCount(p),
   };
 }

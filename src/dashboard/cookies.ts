@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 // Cookies go through @fastify/cookie, registered by the dashboard plugin without its parsing
 // hook: only the routes that care (the dashboard, DELETE /api/v1/api-keys/{id}) read them.
 
-/** The session token (see sessions.ts); HttpOnly, so page scripts never see it. */
+/** The session token (see src/domain/sessions.ts); HttpOnly, so page scripts never see it. */
 export const SESSION_COOKIE = 'tmw_session';
 /** The sign-in form's pre-session secret: its CSRF token is derived from it. */
 export const PRESESSION_COOKIE = 'tmw_presession';

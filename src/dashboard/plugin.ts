@@ -3,15 +3,8 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Db } from '../data/db.ts';
-import type { AccountService } from '../domain/accounts.ts';
-import { createAlertReviewService } from '../domain/alert-review.ts';
-import type { AlertService } from '../domain/alerts.ts';
-import type { Clock } from '../domain/clock.ts';
 import { ApiError } from '../domain/errors.ts';
-import type { WatchService } from '../domain/watches.ts';
-import type { WebhookService } from '../domain/webhooks.ts';
-import type { RequestCounter } from '../http/authenticate.ts';
+import { csrfTokenFor, looksLikeSecret, sameToken } from '../domain/sessions.ts';
 import { outageReason, toApiError } from '../http/error-handler.ts';
 import { type DashboardServices, safeNext, seeOther, sendPage, viewerOf } from './context.ts';
 import { PRESESSION_COOKIE, readCookie, SESSION_COOKIE } from './cookies.ts';
@@ -21,25 +14,10 @@ import { alertRoutes } from './routes/alerts.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { authRoutes } from './routes/auth.ts';
 import { pageRoutes } from './routes/pages.ts';
-import { revokeKeyApiRoute } from './routes/revoke-key-api.ts';
 import { watchRoutes } from './routes/watches.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { CSP_DIRECTIVES, cspHeaderValue, REFERRER_POLICY } from './security.ts';
-import { createSessionService, csrfTokenFor, looksLikeSecret, sameToken } from './sessions.ts';
-import { createSignInService } from './sign-in.ts';
 import { errorPage, notFoundPage } from './views/errors.ts';
-
-export type DashboardDeps = {
-  db: Db;
-  accounts: AccountService;
-  watches: WatchService;
-  alerts: AlertService;
-  webhooks: WebhookService;
-  clock: Clock;
-  /** Overrides of the session lifetimes (sessions.ts has the defaults). */
-  sessionIdleMs?: number;
-  sessionLifetimeMs?: number;
-};
 
 const CROSS_SITE_MESSAGE =
   'This request came from another site, so it was refused. Use the dashboard’s own pages.';
@@ -160,43 +138,16 @@ function htmlNotFound(s: DashboardServices) {
   };
 }
 
-/**
- * The dashboard: server-rendered pages at / (docs/dashboard.md). `plugin` registers the pages;
- * `apiRoutes` adds DELETE /api/v1/api-keys/{id}, to be registered inside the /api/v1 scope so
- * that it shares the API's error envelope and OpenAPI document.
- */
-export function createDashboard(deps: DashboardDeps) {
-  const sessions = createSessionService({
-    db: deps.db,
-    clock: deps.clock,
-    idleMs: deps.sessionIdleMs,
-    lifetimeMs: deps.sessionLifetimeMs,
-  });
-  const services: DashboardServices = {
-    db: deps.db,
-    accounts: deps.accounts,
-    watches: deps.watches,
-    alerts: deps.alerts,
-    review: createAlertReviewService(deps.db, deps.clock),
-    webhooks: deps.webhooks,
-    sessions,
-    signIn: createSignInService({ db: deps.db, clock: deps.clock }),
-    clock: deps.clock,
-  };
-  return {
-    plugin: fp(
-      async (app: FastifyInstance) => {
-        // No parsing hook: the API's requests never pay for cookies they do not use.
-        await app.register(cookie, { hook: false });
-        app.decorateRequest('dashboardSession', null);
-        app.addHook('onRequest', htmlNotFound(services));
-        await app.register(dashboardContext(services));
-      },
-      { name: 'tmwatch-dashboard' },
-    ),
-    /** The API's session-authenticated routes, counted against the rate limit like key requests. */
-    apiRoutes(api: FastifyInstance, countRequest: RequestCounter) {
-      revokeKeyApiRoute(api, { accounts: deps.accounts, sessions, countRequest });
+/** The dashboard: server-rendered pages at / (docs/dashboard.md), on the services it is given. */
+export function dashboardPlugin(services: DashboardServices) {
+  return fp(
+    async (app: FastifyInstance) => {
+      // No parsing hook: the API's requests never pay for cookies they do not use.
+      await app.register(cookie, { hook: false });
+      app.decorateRequest('dashboardSession', null);
+      app.addHook('onRequest', htmlNotFound(services));
+      await app.register(dashboardContext(services));
     },
-  };
+    { name: 'tmwatch-dashboard' },
+  );
 }

@@ -5,7 +5,7 @@ import { generateApiKey, hashApiKey, isScope, looksLikeApiKey, type Scope } from
 import { ApiError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
 import { TIERS, type Tier } from './plans.ts';
-import { type Principal, principalOf } from './principal.ts';
+import { type Principal, principalFromAccount } from './principal.ts';
 import { nameTextReason } from './text.ts';
 
 const isTier = (value: string): value is Tier => (TIERS as readonly string[]).includes(value);
@@ -55,7 +55,7 @@ export function isPlausibleEmail(email: string): boolean {
   return email.length <= EMAIL_MAX_LENGTH && EMAIL.test(email) && nameTextReason(email) === null;
 }
 
-// Ids are checked before any lookup: a malformed one is simply absent (D1 step 8), and text the
+// Ids are checked before any lookup: a malformed one is simply absent (pipeline step 8), and text the
 // database cannot hold (NUL) must not turn "does not exist" into a database error.
 const absent = (what: string, id: string) =>
   new ApiError('not_found', `${what} ${JSON.stringify(id).slice(1, -1)} does not exist`);
@@ -204,17 +204,17 @@ export function createAccountService(db: Db) {
     /** The caller of an API request, or null for an unknown or revoked key. */
     async authenticate(token: string): Promise<(Principal & { lastUsedAt: Date | null }) | null> {
       if (!looksLikeApiKey(token)) return null;
-      const row = await findPrincipal(hashApiKey(token));
-      if (!row) return null;
+      const caller = await findPrincipal(hashApiKey(token));
+      if (!caller) return null;
       return {
-        ...principalOf(row),
+        ...principalFromAccount(caller),
         key: {
-          id: row.key_id,
-          name: row.key_name,
-          scopes: row.scopes,
-          createdAt: row.key_created_at,
+          id: caller.keyId,
+          name: caller.keyName,
+          scopes: caller.scopes,
+          createdAt: caller.keyCreatedAt,
         },
-        lastUsedAt: row.last_used_at,
+        lastUsedAt: caller.lastUsedAt,
       };
     },
 

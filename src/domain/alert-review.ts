@@ -1,7 +1,12 @@
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/alert-review.ts';
 import { setAlertStateWithEvent } from '../webhooks/events.ts';
-import { ALERT_SEVERITIES, ALERT_STATES, type AlertSeverity, type AlertState } from './alerts.ts';
+import {
+  ALERT_SEVERITIES,
+  ALERT_STATES,
+  type AlertSeverity,
+  type AlertState,
+} from './alert-types.ts';
 import type { Clock } from './clock.ts';
 import { ApiError, notFound } from './errors.ts';
 import { isIdOf } from './ids.ts';

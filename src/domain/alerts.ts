@@ -1,17 +1,13 @@
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/alerts.ts';
 import { setAlertStateWithEvent } from '../webhooks/events.ts';
+import type { AlertSeverity, AlertState } from './alert-types.ts';
 import type { CursorPosition } from './cursor.ts';
 import { notFound } from './errors.ts';
 import { isIdOf } from './ids.ts';
 import { createPageCache, DEFAULT_PAGE_CACHE_BYTES } from './page-cache.ts';
 import { pageBody, positionFromCursor } from './pagination.ts';
 import type { Principal } from './principal.ts';
-
-export const ALERT_STATES = ['unread', 'read', 'dismissed'] as const;
-export type AlertState = (typeof ALERT_STATES)[number];
-export const ALERT_SEVERITIES = ['high', 'medium', 'low'] as const;
-export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
 
 export type ListAlertsQuery = {
   limit: number;

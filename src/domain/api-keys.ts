@@ -15,7 +15,7 @@ export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
-// 43 base62 characters carry 256 bits, the "at least 32 random bytes" of D9.
+// 43 base62 characters carry 256 bits: at least 32 random bytes.
 const KEY_BODY_LENGTH = 43;
 const KEY_PATTERN = /^tmw_[0-9A-Za-z]{43}$/;
 

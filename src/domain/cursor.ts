@@ -25,7 +25,7 @@ export function decodeCursor(cursor: string): CursorPosition | null {
   const [createdAt, id] = value;
   if (typeof createdAt !== 'string' || !ISO_MS.test(createdAt)) return null;
   // Only an instant that prints back as itself: Date.parse rolls 2026-02-30 over to March and
-  // accepts 24:00 and year 0, all of which PostgreSQL refuses (a 500 instead of the 400 of D4).
+  // accepts 24:00 and year 0, all of which PostgreSQL refuses (a 500 instead of the 400).
   const time = Date.parse(createdAt);
   if (Number.isNaN(time) || createdAt.startsWith('0000')) return null;
   if (new Date(time).toISOString() !== createdAt) return null;

@@ -35,7 +35,7 @@ export function newId(prefix: IdPrefix): string {
 const ID_BODY = /^[0-9A-Za-z]{1,64}$/;
 
 /**
- * Could `value` be an id of this kind? A malformed id is simply absent (D1 step 8), and checking
+ * Could `value` be an id of this kind? A malformed id is simply absent (pipeline step 8), and checking
  * first keeps text PostgreSQL cannot even hold (a NUL character) from turning a 404 into a 500.
  */
 export function isIdOf(prefix: IdPrefix, value: string): boolean {

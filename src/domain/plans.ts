@@ -10,11 +10,11 @@ export type Plan = {
   /** null: unlimited. */
   maxActiveWatches: number | null;
   minScanCadence: Cadence;
-  /** Alert e-mail for this tier (D8: solo and higher). */
+  /** Alert e-mail for this tier (solo and higher). */
   alertEmail: boolean;
 };
 
-// Decision D2.
+// What each tier includes (README).
 export const PLANS: Record<Tier, Plan> = {
   free: {
     tier: 'free',

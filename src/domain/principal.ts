@@ -11,22 +11,26 @@ export type Principal = {
   key: { id: string; name: string; scopes: string[]; createdAt: string } | null;
 };
 
-export function principalOf(row: {
-  user_id: string;
+/** The account behind a key or a dashboard session, as the database has it. */
+export type PrincipalAccount = {
+  userId: string;
   email: string;
-  organization_id: string | null;
-  organization_name: string | null;
+  organizationId: string | null;
+  organizationName: string | null;
+  /** The organization's plan for a member, else the user's own. */
   tier: string;
-}): Omit<Principal, 'key'> {
+};
+
+export function principalFromAccount(account: PrincipalAccount): Omit<Principal, 'key'> {
   const organization =
-    row.organization_id !== null
-      ? { id: row.organization_id, name: row.organization_name ?? '' }
+    account.organizationId !== null
+      ? { id: account.organizationId, name: account.organizationName ?? '' }
       : null;
   return {
-    userId: row.user_id,
-    email: row.email,
+    userId: account.userId,
+    email: account.email,
     organization,
-    plan: PLANS[row.tier as Tier],
-    ownerId: organization?.id ?? row.user_id,
+    plan: PLANS[account.tier as Tier],
+    ownerId: organization?.id ?? account.userId,
   };
 }

@@ -65,7 +65,7 @@ export const createWatchSchema = z.strictObject({
   name: watchNameSchema,
   attributes: trademarkAttributesSchema,
   scanCadence: cadenceSchema.default('daily'),
-  // Accepted and ignored: the server assigns the canonical sources of the type (spec 4.2).
+  // Accepted and ignored: the server assigns the canonical sources of the type.
   sources: z.unknown().optional(),
 });
 export type CreateWatchInput = z.output<typeof createWatchSchema>;

@@ -30,6 +30,11 @@ export type ListWatchesQuery = {
 export function createWatchService(db: Db) {
   const watchJson = repo.createWatchJsonLookup(db);
   return {
+    /** Active watches of the caller's owner: what the plan's cap counts. */
+    countActive(principal: Principal): Promise<number> {
+      return repo.countActiveWatches(db, principal.ownerId);
+    },
+
     async list(principal: Principal, query: ListWatchesQuery) {
       return repo.listWatchesJson(db, {
         ownerId: principal.ownerId,
@@ -107,7 +112,7 @@ export function createWatchService(db: Db) {
       });
     },
 
-    /** Soft delete; deleting an inactive watch again is fine (spec 3). */
+    /** Soft delete; deleting an inactive watch again is fine. */
     async deactivate(principal: Principal, id: string): Promise<string> {
       if (!isIdOf('wat', id)) throw notFound();
       const json = await repo.updateWatch(db, principal.ownerId, id, { active: false });

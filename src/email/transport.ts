@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { DEFAULT_MAIL_FROM } from '../config.ts';
+import { type Config, DEFAULT_MAIL_FROM } from '../config.ts';
 
 export type OutgoingMessage = {
   /** Stable per outbox row, so a receiver can recognise a retried duplicate. */
@@ -55,4 +55,11 @@ export function folderTransport(dir: string, from = DEFAULT_MAIL_FROM): MailTran
     },
     close: () => builder.close(),
   };
+}
+
+/** SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (README). */
+export function mailTransportFor(config: Config): MailTransport {
+  return config.smtpUrl
+    ? smtpTransport(config.smtpUrl, config.mailFrom)
+    : folderTransport(join(config.dataDir, 'outbox'), config.mailFrom);
 }

@@ -12,7 +12,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope an API route requires; null for none (GET /me). */
     scope?: Scope | null;
-    /** GET /me answers every valid key, whatever its tier (D1 step 4). */
+    /** GET /me answers every valid key, whatever its tier (pipeline step 4). */
     anyTier?: boolean;
     /**
      * 'session': the route authenticates by the dashboard session itself (DELETE
@@ -37,7 +37,7 @@ export type AuthDeps = {
 };
 
 /**
- * The /api/v1 pipeline after routing, in the order of D1: authenticate, count against the rate
+ * The /api/v1 pipeline after routing, in the order of docs/architecture.md: authenticate, count against the rate
  * limit (every authenticated request counts), then tier, then scope. Body, schema and visibility
  * checks come later in Fastify's lifecycle.
  */
@@ -45,7 +45,7 @@ export function apiAuthentication(deps: AuthDeps) {
   const countRequest = requestCounter(deps);
   return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     if (request.routeOptions.config.auth === 'session') return;
-    // An address that keeps failing is refused before its key costs a lookup (D1 step 2 still
+    // An address that keeps failing is refused before its key costs a lookup (pipeline step 2 still
     // holds for everyone else: the limit counts failures only).
     const wait = deps.failedAuth.retryAfterSeconds(request.ip, deps.clock.now());
     if (wait > 0) {
@@ -101,7 +101,7 @@ export function apiAuthentication(deps: AuthDeps) {
 export type RequestCounter = (subject: string, reply: FastifyReply) => Promise<void>;
 
 /**
- * The rate limit of D1 step 3, for API keys here and for the dashboard session on the session
+ * The rate limit of pipeline step 3, for API keys here and for the dashboard session on the session
  * route: every authenticated request counts, and its response carries the X-RateLimit-* headers.
  */
 export function requestCounter(

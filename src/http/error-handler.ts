@@ -7,7 +7,7 @@ import { ApiError } from '../domain/errors.ts';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-// Framework errors a client can cause, and what the envelope says of them (D1 step 6).
+// Framework errors a client can cause, and what the envelope says of them (pipeline step 6).
 function fromFrameworkError(error: FastifyError): ApiError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -24,7 +24,7 @@ function fromFrameworkError(error: FastifyError): ApiError | null {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('malformed_request', 'The Content-Length does not match the body.');
     // A path parameter beyond the router's limit (app.ts sets it past any URL Node accepts, so
-    // this is a guard): a malformed id is simply absent (D1 step 8), never a 500.
+    // this is a guard): a malformed id is simply absent (pipeline step 8), never a 500.
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new ApiError('not_found', 'No route matches this path.');
     default:

@@ -8,7 +8,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * The API's JSON body parser: Fastify's own (with its refusal of `__proto__` and
  * `constructor.prototype` keys), fed only well-formed UTF-8, and saying which of the two a refused
- * body broke, both as a 400 `validation_error` (D1 step 6).
+ * body broke, both as a 400 `validation_error` (pipeline step 6).
  */
 export function useStrictJsonBodies(api: FastifyInstance) {
   const parseJson = api.getDefaultJsonParser('error', 'error');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALERT_STATES } from '../domain/alerts.ts';
+import { ALERT_STATES } from '../domain/alert-types.ts';
 import { SCOPES } from '../domain/api-keys.ts';
 import { CADENCES, TIERS } from '../domain/plans.ts';
 import { WATCH_TYPES } from '../domain/watch-input.ts';
@@ -105,7 +105,7 @@ export const PaginationSchema = z
   .object({ nextCursor: z.string().nullable(), limit: z.int().min(1).max(200) })
   .meta({ id: 'Pagination' });
 
-/** The error codes the service sends today (spec section 7). New ones may appear. */
+/** The error codes the service sends today. New ones may appear. */
 export const ERROR_CODES = [
   'unauthenticated',
   'forbidden',
@@ -255,7 +255,7 @@ export function errorResponses(...statuses: number[]) {
   );
 }
 
-/** Path ids: any text. One that is not an id of ours is simply absent (404, D1 step 8). */
+/** Path ids: any text. One that is not an id of ours is simply absent (404, pipeline step 8). */
 export const idParams = z.object({
   id: z.string().meta({ description: 'The resource id, e.g. `wat_4Qm2c8VnXr0sKp1LdT9aBz`.' }),
 });

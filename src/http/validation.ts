@@ -18,7 +18,7 @@ export function withValidationOptions<T extends z.ZodType>(schema: T, options: S
 
 /**
  * Fastify validates every request part with its Zod schema through here: a body failure is a 422,
- * a query failure a 400, both `validation_error` with D5 details. The ApiError goes on to the one
+ * a query failure a 400, both `validation_error` with field details. The ApiError goes on to the one
  * error handler like any other.
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {

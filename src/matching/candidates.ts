@@ -1,5 +1,5 @@
 // Which stored keys retrieve which register record for a watch: the one definition of the
-// candidate rule. The SQL query (src/scan/sources/register-mirror.ts), the in-memory index of
+// candidate rule. The SQL query (src/data/repositories/mirror-candidates.ts), the in-memory index of
 // incremental scans (buildCandidateIndex / matchCandidateIndex below) and the evaluation
 // (scripts/eval-matching.ts, through `retrieves`) all use it. Pure functions, no I/O; every rule's
 // key is described in docs/matching.md ("Stored keys and the candidate query").

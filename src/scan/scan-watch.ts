@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../data/db.ts';
 import { insertHitsWithAlerts } from '../data/repositories/alerts.ts';
+import type { CandidateRecord } from '../data/repositories/mirror-candidates.ts';
 import { insertOutboxMessage } from '../data/repositories/outbox.ts';
 import {
   type ClaimedWatch,
@@ -23,7 +24,7 @@ import {
 } from '../matching/decide.ts';
 import { analyzeMark } from '../matching/normalize.ts';
 import { enqueueAlertEvents } from '../webhooks/events.ts';
-import type { CandidateRecord, SourceAdapter } from './sources/source-adapter.ts';
+import type { SourceAdapter } from './sources/source-adapter.ts';
 
 export type ScanDeps = {
   db: Db;

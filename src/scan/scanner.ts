@@ -1,8 +1,15 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
-import { activeWatchIds, type ClaimFilter, claimWatches } from '../data/repositories/scans.ts';
+import {
+  activeWatchIds,
+  type ClaimFilter,
+  claimWatches,
+  unknownWatchIds,
+} from '../data/repositories/scans.ts';
+import { ApiError } from '../domain/errors.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { type ScanDeps, type ScanOutcome, scanClaimedWatch } from './scan-watch.ts';
 import { createRegisterMirror } from './sources/register-mirror.ts';
@@ -68,6 +75,13 @@ export function createScanner(options: ScannerOptions) {
 
     /** `tmwatch scan`: the given watches, or every active one, or (due) those whose time came. */
     async scan(request: { watchIds?: string[]; due?: boolean }): Promise<ScanTotals> {
+      // An id that names no watch is a mistake to report, not a scan of nothing.
+      const unknown = request.watchIds?.length
+        ? await unknownWatchIds(options.db, request.watchIds)
+        : [];
+      if (unknown.length > 0) {
+        throw new ApiError('not_found', `watch ${unknown.join(', ')} does not exist`);
+      }
       const totals: ScanTotals = { watchesScanned: 0, hitsCreated: 0, alertsCreated: 0 };
       if (request.due && !request.watchIds?.length) {
         while ((await scanBatch({ kind: 'due' }, totals)) > 0) {}
@@ -106,3 +120,16 @@ function add(totals: ScanTotals, outcome: ScanOutcome) {
 }
 
 export type Scanner = ReturnType<typeof createScanner>;
+
+/** The scanner of a process, as configured (`tmwatch scan`, the scan loops of serve and worker). */
+export function scannerFor(context: { config: Config; db: Db; logger: Logger }): Scanner {
+  const { config, db, logger } = context;
+  return createScanner({
+    db,
+    logger,
+    publicUrl: config.publicUrl,
+    leaseSeconds: config.scanLeaseSeconds,
+    // PGlite runs every query on the event loop: parallel scans only queue behind each other.
+    concurrency: db.kind === 'postgres' ? 4 : 1,
+  });
+}

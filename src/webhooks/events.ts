@@ -5,7 +5,7 @@ import {
   insertDelivery,
   subscribedWebhookIds,
 } from '../data/repositories/webhooks.ts';
-import type { AlertState } from '../domain/alerts.ts';
+import type { AlertState } from '../domain/alert-types.ts';
 import { newId } from '../domain/ids.ts';
 
 /** The events an endpoint can subscribe to. */

@@ -1,5 +1,6 @@
 import type { Db } from '../../src/data/db.ts';
 import { newId } from '../../src/domain/ids.ts';
+import { MIRROR_SOURCE } from '../../src/domain/sources.ts';
 import { factories } from './factories.ts';
 import { principalFor } from './seed.ts';
 
@@ -57,9 +58,17 @@ export async function insertAlertBefore008(
     `INSERT INTO hits (id, watch_id, source_code, external_id, entity_type, display_name,
                        owner_name, owner_country_code, jurisdiction, filed_at, status, classes,
                        raw_payload)
-     VALUES ($1, $2, 'global_trademark_database', $3, 'trademark', $4, 'Acme Holdings Ltd', 'GB',
+     VALUES ($1, $2, $7, $3, 'trademark', $4, 'Acme Holdings Ltd', 'GB',
              $5, '2026-10-01T00:00:00Z', 'filed', '{9,42}', $6)`,
-    [hitId, watchId, externalId, markText, options.jurisdiction ?? 'EM', { externalId, markText }],
+    [
+      hitId,
+      watchId,
+      externalId,
+      markText,
+      options.jurisdiction ?? 'EM',
+      { externalId, markText },
+      MIRROR_SOURCE,
+    ],
   );
   await db.query(
     `INSERT INTO alerts (id, watch_id, hit_id, owner_id)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { sessionApiHeaders, signedIn } from '../integration/dashboard.helpers.ts';
+import { sessionApiHeaders, signedIn } from './dashboard.ts';
 import { startTestServer, type TestServer } from './server.ts';
 
 // Property-based fuzzing of the API from its own OpenAPI document. Every operation of the served

@@ -51,7 +51,7 @@ export async function walkPages(server: TestServer, auth: Auth, path: string) {
   throw new Error(`${path}: more than 1000 pages`);
 }
 
-/** (createdAt desc, id desc), the order of every list (D4). */
+/** (createdAt desc, id desc), the order of every list. */
 export function compareListOrder(
   a: { createdAt: string; id: string },
   b: { createdAt: string; id: string },

@@ -4,6 +4,7 @@ import { createAccountService } from '../../src/domain/accounts.ts';
 import { SCOPES } from '../../src/domain/api-keys.ts';
 import { newId } from '../../src/domain/ids.ts';
 import type { Tier } from '../../src/domain/plans.ts';
+import { MIRROR_SOURCE } from '../../src/domain/sources.ts';
 
 let sequence = 0;
 const unique = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
@@ -70,7 +71,7 @@ export function factories(db: Db) {
         {
           id: newId('hit'),
           watchId,
-          sourceCode: 'global_trademark_database',
+          sourceCode: MIRROR_SOURCE,
           externalId,
           entityType: 'trademark',
           displayName: options.markText ?? 'ACME',

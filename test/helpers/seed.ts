@@ -2,6 +2,7 @@ import type { Db } from '../../src/data/db.ts';
 import { randomBase62 } from '../../src/domain/ids.ts';
 import { PLANS, type Tier } from '../../src/domain/plans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
+import { MIRROR_SOURCE } from '../../src/domain/sources.ts';
 
 /**
  * Bulk rows written straight to the database, for tests that need hundreds of watches (quota caps,
@@ -25,7 +26,7 @@ export async function seedWatches(
                           scan_cadence, active, created_at)
      SELECT 'wat_' || $1 || lpad(g::text, 5, '0'), $2, $3, 'trademark', 'Seeded ' || g,
             '{"niceClasses":[9],"designations":["DE"]}'::jsonb,
-            ARRAY['global_trademark_database'], 'daily', $5,
+            ARRAY[$7::text], 'daily', $5,
             coalesce($6::timestamptz, date_trunc('milliseconds', now()) - interval '1 hour'
                                        + g * interval '1 millisecond')
        FROM generate_series(1, $4::int) AS g
@@ -37,6 +38,7 @@ export async function seedWatches(
       options.count,
       options.active ?? true,
       options.createdAt ?? null,
+      MIRROR_SOURCE,
     ],
   );
   return rows.map((row) => row.id);

@@ -3,12 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { postgresOnly } from '../helpers/postgres-only.ts';
 
 // Writers of one owner's alerts on several connections (migration 007). The version row is raised
 // at commit, so two transactions that each hold one of the owner's alerts and wait for the other's
 // never deadlock on it, and every commit still raises the version.
 describe('alert list versions under concurrent writers', {
-  skip: !process.env.DATABASE_URL && 'DATABASE_URL is not set (PGlite has one connection)',
+  skip: postgresOnly('PGlite has one connection'),
 }, () => {
   let database: TestDatabase;
   before(async () => {
@@ -29,17 +31,18 @@ describe('alert list versions under concurrent writers', {
       secondHoldsA2 = resolve;
     });
     /** The first transaction queues behind the second's lock on a2 (pg_stat_activity). */
-    const firstIsWaiting = async () => {
-      for (let tries = 0; tries < 500; tries += 1) {
-        const [row] = await database.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        );
-        if ((row?.n ?? 0) > 0) return;
-        await sleep(10);
-      }
-      throw new Error('the first transaction never waited for a2');
-    };
+    const firstIsWaiting = () =>
+      eventually(
+        'the first transaction to wait for a2',
+        async () => {
+          const [row] = await database.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          );
+          return (row?.n ?? 0) > 0;
+        },
+        { timeoutMs: 5_000, everyMs: 10 },
+      );
 
     let second: Promise<void> | undefined;
     const first = database.db.transaction(async (tx) => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, createWatch, fieldErrors } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-// Section 4.8 and D5: the alert PATCH takes `state` and nothing else; D4: bad filters are 400.
+// The alert PATCH takes `state` and nothing else; bad filters are 400.
 
 describe('alerts: errors', () => {
   let server: TestServer;

@@ -4,7 +4,7 @@ import { hashApiKey } from '../../src/domain/api-keys.ts';
 import { assertError } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-// Section 5 and D1 step 2: anything but exactly `Bearer <live key>` is 401 unauthenticated.
+// Step 2 of the request pipeline: anything but exactly `Bearer <live key>` is 401 unauthenticated.
 
 describe('authentication', () => {
   let server: TestServer;

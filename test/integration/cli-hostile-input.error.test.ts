@@ -10,7 +10,7 @@ import {
   type Installation,
   printedObject,
   tmwatch,
-} from './cli.helpers.ts';
+} from '../helpers/cli.ts';
 
 const realCaseFile = (name: string) =>
   readFileSync(fileURLToPath(new URL(`../fixtures/uspto/${name}`, import.meta.url)), 'utf8');

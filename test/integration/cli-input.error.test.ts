@@ -9,7 +9,7 @@ import {
   type Installation,
   printedObject,
   tmwatch,
-} from './cli.helpers.ts';
+} from '../helpers/cli.ts';
 
 // Values an operator can type that the database or the service cannot use as given: each is the
 // one-line message and exit 1 of the CLI (README), with nothing half-created. (A NUL cannot reach a

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { freshInstallation, type Installation, startServe } from './cli.helpers.ts';
+import { freshInstallation, type Installation, startServe } from '../helpers/cli.ts';
 
 // E-mail links come from PUBLIC_URL; its default only works on the server itself, so a server
 // started without it says so once, in the log, and one started with it does not.

@@ -9,7 +9,7 @@ import {
   printedObject,
   startServe,
   tmwatch,
-} from './cli.helpers.ts';
+} from '../helpers/cli.ts';
 
 // PGlite has no lock of its own: two processes on one data directory would corrupt it. These
 // tests hold the embedded database with `serve`, whatever database the rest of the suite uses.

@@ -8,7 +8,7 @@ import {
   type Installation,
   printedObject,
   tmwatch,
-} from './cli.helpers.ts';
+} from '../helpers/cli.ts';
 
 describe('tmwatch command-line mistakes are usage errors (exit 2, one line on stderr)', () => {
   // None of these reaches the database, so they need no installation.

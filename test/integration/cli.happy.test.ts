@@ -8,7 +8,7 @@ import {
   printedObject,
   startServe,
   tmwatch,
-} from './cli.helpers.ts';
+} from '../helpers/cli.ts';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

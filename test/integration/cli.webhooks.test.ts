@@ -8,9 +8,6 @@ import { openDb } from '../../src/data/db.ts';
 import { insertWebhook } from '../../src/data/repositories/webhooks.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { enqueueTestEvent } from '../../src/webhooks/events.ts';
-import { factories } from '../helpers/factories.ts';
-import { makeRecord } from '../helpers/register.ts';
-import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 import {
   BIN,
   childEnv,
@@ -20,7 +17,10 @@ import {
   printedObject,
   startServe,
   tmwatch,
-} from './cli.helpers.ts';
+} from '../helpers/cli.ts';
+import { factories } from '../helpers/factories.ts';
+import { makeRecord } from '../helpers/register.ts';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 describe('tmwatch webhooks deliver (real processes, end to end)', () => {
   let install: Installation;

@@ -57,11 +57,11 @@ describe('coalesced lookups: concurrent lookups share a statement', () => {
       const answers = await Promise.all(asked.map((a) => lookup(a.hash)));
       assert.equal(statements, 1);
       assert.deepEqual(
-        answers.map((row) => row?.key_id ?? null),
+        answers.map((row) => row?.keyId ?? null),
         asked.map((a) => a.keyId),
       );
       for (const [i, row] of answers.entries()) {
-        if (row) assert.equal(row.user_id, keys[i % keys.length]?.userId);
+        if (row) assert.equal(row.userId, keys[i % keys.length]?.userId);
       }
     });
 
@@ -71,7 +71,7 @@ describe('coalesced lookups: concurrent lookups share a statement', () => {
       const key = await accounts.createKey({ userId: user.id, name: 'k', scopes: [] });
       const lookup = createPrincipalLookup(counting);
       statements = 0;
-      assert.equal((await lookup(hashApiKey(key.key)))?.key_id, key.id);
+      assert.equal((await lookup(hashApiKey(key.key)))?.keyId, key.id);
       await accounts.revokeKey(key.id);
       assert.equal(await lookup(hashApiKey(key.key)), null);
       assert.equal(statements, 2);

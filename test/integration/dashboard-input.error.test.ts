@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { DashboardClient, PASSWORD, signedIn, textOf } from '../helpers/dashboard.ts';
 import { checkLogsAfterEach, startTestServer, type TestServer } from '../helpers/server.ts';
-import { DashboardClient, PASSWORD, signedIn, textOf } from './dashboard.helpers.ts';
 
 // A form field can carry U+0000 (%00), which PostgreSQL refuses in text: every such field is a
 // page that says what is wrong (or, at sign-in, the usual "incorrect"), never a 500 page.

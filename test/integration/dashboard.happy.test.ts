@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PLANS } from '../../src/domain/plans.ts';
 import { cadenceMessage, capMessage } from '../../src/domain/watches.ts';
+import { DashboardClient, PASSWORD, signedIn, textOf } from '../helpers/dashboard.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
-import { DashboardClient, PASSWORD, signedIn, textOf } from './dashboard.helpers.ts';
 
 const watchForm = (overrides: Record<string, string> = {}) => ({
   name: 'Acme',
@@ -202,7 +202,7 @@ describe('dashboard: pages', () => {
     assert.match(form.text, /value="Acme"/);
 
     const tooFast = await client.post(`/watches/${id}`, watchForm({ scanCadence: 'hourly' }));
-    assert.equal(tooFast.status, 422, 'a PATCH with a too-fast cadence is a 422 (D2)');
+    assert.equal(tooFast.status, 422, 'a PATCH with a too-fast cadence is a 422');
     assert.ok(textOf(tooFast.text).includes(cadenceMessage(PLANS.solo, 'hourly')));
 
     const saved = await client.post(

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { cookieOptions } from '../../src/dashboard/cookies.ts';
-import { SESSION_IDLE_MS, SESSION_LIFETIME_MS } from '../../src/dashboard/sessions.ts';
-import { SIGN_IN_THROTTLE } from '../../src/dashboard/sign-in.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { SESSION_IDLE_MS, SESSION_LIFETIME_MS } from '../../src/domain/sessions.ts';
+import { SIGN_IN_THROTTLE } from '../../src/domain/sign-in.ts';
 import {
   DashboardClient,
   manualClock,
@@ -12,7 +11,8 @@ import {
   sessionApiHeaders,
   signedIn,
   textOf,
-} from './dashboard.helpers.ts';
+} from '../helpers/dashboard.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const MINUTE = 60_000;

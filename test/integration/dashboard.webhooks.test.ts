@@ -3,9 +3,9 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createLogger } from '../../src/logger.ts';
 import { deliverDueWebhooks } from '../../src/webhooks/sender.ts';
+import { signedIn, textOf } from '../helpers/dashboard.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
-import { signedIn, textOf } from './dashboard.helpers.ts';
 
 const logger = createLogger('silent');
 const SECRET = /whsec_[A-Za-z0-9+/]+=*/;

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Db, openDb } from '../../src/data/db.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { postgresOnly } from '../helpers/postgres-only.ts';
 
 // With PostgreSQL, statements outside transactions wait for one of `maxConnections` permits
 // (db.ts) before postgres.js sees them: many more statements than connections must all complete,
 // each with its own answer, while transactions still run beside them.
 describe('PostgreSQL pool: statements beyond the pool size', {
-  skip: !process.env.DATABASE_URL && 'DATABASE_URL is not set (PGlite has no pool)',
+  skip: postgresOnly('PGlite has no pool'),
 }, () => {
   let database: TestDatabase;
   let db: Db;

@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { connectPostgres, type Db, openDb } from '../../src/data/db.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { postgresOnly } from '../helpers/postgres-only.ts';
 
 // DATABASE_URL may name a Unix-domain socket directory as libpq does (`?host=/dir`); the service
 // must then connect through that socket, not send `host` to the server as a setting.
 describe('PostgreSQL over a Unix-domain socket (DATABASE_URL ?host=/dir)', {
-  skip: !process.env.DATABASE_URL && 'DATABASE_URL is not set',
+  skip: postgresOnly('a Unix-domain socket of a PostgreSQL server'),
 }, () => {
   let database: TestDatabase;
   let socketDir: string | undefined;

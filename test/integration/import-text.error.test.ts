@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freshInstallation, type Installation, printedObject, tmwatch } from './cli.helpers.ts';
+import { freshInstallation, type Installation, printedObject, tmwatch } from '../helpers/cli.ts';
 
 // A register line whose JSON spells text PostgreSQL cannot store (\u0000, an unpaired surrogate),
 // in any field, is an error of that line with its file and number; the lines around it, even in

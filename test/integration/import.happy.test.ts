@@ -8,7 +8,7 @@ import { importRecordFiles } from '../../src/register/import.ts';
 import { SAMPLE_MARKS_PATH } from '../../src/register/sample-marks.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
-import { makeCaseFile } from '../unit/register.helpers.ts';
+import { makeCaseFile } from '../helpers/register-fixtures.ts';
 
 const USPTO = 'test/fixtures/uspto';
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Auth, assertError, createWatch } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-// Section 1 and D2: a resource the key cannot see is absent (404), never shown, never changed.
+// A resource the key cannot see is absent (404), never shown, never changed.
 // Organization members share their organization's watches and alerts.
 
 describe('isolation between owners', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-// D7: GET /api/v1/me, callable by any valid key whatever its tier or scopes.
+// GET /api/v1/me, callable by any valid key whatever its tier or scopes.
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 // A fixed instant, so that two requests of one test can never straddle a rate-limit window.

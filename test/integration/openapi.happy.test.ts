@@ -30,7 +30,7 @@ type Doc = {
   components: { schemas: Record<string, unknown> };
 };
 
-/** The statuses each operation must document: the spec's tables plus what D1–D4 add. */
+/** The statuses each operation must document: the API reference's tables plus what the request pipeline adds. */
 const REQUIRED: Record<string, number[]> = {
   'get /api/v1/me': [200, 401, 429],
   'get /api/v1/watches': [200, 400, 401, 403, 429],

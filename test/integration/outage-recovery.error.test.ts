@@ -9,6 +9,7 @@ import { type Db, openDb } from '../../src/data/db.ts';
 import { RedisRateLimitStore } from '../../src/http/rate-limit/redis-store.ts';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit/store.ts';
 import { createLogger } from '../../src/logger.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 // Dependencies that go away and come back, for real: a redis-server of the test's own on a port
@@ -30,18 +31,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) assert.fail('the condition was not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitFor = (check: () => Promise<boolean>) =>
+  eventually('the condition', check, { timeoutMs: 15_000, everyMs: 50, ignoreErrors: true });
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertError } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-// D4: a bad limit, cursor or filter value on a list is a 400 validation_error naming the
+// a bad limit, cursor or filter value on a list is a 400 validation_error naming the
 // parameter; unknown parameters are ignored.
 
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -4,7 +4,7 @@ import { type Auth, compareListOrder, createWatch, walkPages } from '../helpers/
 import { seedWatches } from '../helpers/seed.ts';
 import { type ApiResponse, startTestServer, type TestServer } from '../helpers/server.ts';
 
-// D4: (createdAt desc, id desc), keyset cursors, default 50, clamp at 200.
+// (createdAt desc, id desc), keyset cursors, default 50, clamp at 200.
 
 type Row = { id: string; createdAt: string };
 

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, createWatch } from '../helpers/api.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
 
-// The request pipeline of D1: routing, then authentication, then tier and scope, then the body,
+// The request pipeline (docs/architecture.md): routing, then authentication, then tier and scope, then the body,
 // then the schema, then visibility. Each test pins one step or the order of two of them.
 
 const ONE_MIB = 1024 * 1024;
@@ -25,7 +25,7 @@ describe('request pipeline: routing, bodies, precedence and the error envelope',
   });
   after(() => server.close());
 
-  describe('routing (D1 step 1)', () => {
+  describe('routing (pipeline step 1)', () => {
     it('an unknown path under /api/v1 is 404 not_found without any Authorization header', async () => {
       const res = await server.request('GET', '/api/v1/nothing-here');
       assertError(res, 404, 'not_found');
@@ -91,7 +91,7 @@ describe('request pipeline: routing, bodies, precedence and the error envelope',
     });
   });
 
-  describe('bodies (D1 step 6)', () => {
+  describe('bodies (pipeline step 6)', () => {
     it('a text/plain body is 415 unsupported_media_type', async () => {
       const { auth } = await server.make.makeKey();
       const res = await server.request('POST', '/api/v1/watches', {
@@ -198,7 +198,7 @@ describe('request pipeline: routing, bodies, precedence and the error envelope',
     });
   });
 
-  describe('precedence (D1)', () => {
+  describe('precedence', () => {
     it('a bad key with a bad body is 401 (authentication precedes the body)', async () => {
       const res = await server.request('POST', '/api/v1/watches', {
         headers: { authorization: 'Bearer tmw_unknown', ...json },

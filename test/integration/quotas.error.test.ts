@@ -12,7 +12,7 @@ import {
   validWatch,
 } from '../helpers/server.ts';
 
-// D2 plan quotas. Over HTTP with the Team cap of 500 (the caps are seeded straight into the
+// Plan quotas. Over HTTP with the Team cap of 500 (the caps are seeded straight into the
 // database); through the domain service for Solo and Free, which have no API access and so can
 // only be reached there: their cadence minimum and their caps.
 

@@ -14,7 +14,7 @@ import {
   validWatch,
 } from '../helpers/server.ts';
 
-// D6: 60 requests per key per wall-clock minute. Time is a controllable clock, so a test stands
+// 60 requests per key per wall-clock minute. Time is a controllable clock, so a test stands
 // exactly where it needs to be in a window. The harness counts in Redis when REDIS_URL is set.
 
 const LIMIT = 60;

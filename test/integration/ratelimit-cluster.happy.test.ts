@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  freshInstallation,
-  makeKey,
-  serverDatabaseUrl,
-  serverRedisUrl,
-  startServe,
-} from './cli.helpers.ts';
+import { freshInstallation, makeKey, serverRedisUrl, startServe } from '../helpers/cli.ts';
+import { postgresOnly } from '../helpers/postgres-only.ts';
 
-const skip =
-  !serverDatabaseUrl || !serverRedisUrl
-    ? 'needs DATABASE_URL and REDIS_URL: a cluster shares one PostgreSQL database and one Redis'
-    : false;
+const skip = postgresOnly('a cluster shares one PostgreSQL database and one Redis', {
+  redis: true,
+});
 
 const LIMIT = 60;
 const REQUESTS = 90;
 
-/** Waits, if needed, so that the next few seconds lie inside one wall-clock minute (D6 windows). */
+/** Waits, if needed, so that the next few seconds lie inside one wall-clock minute. */
 async function startOfAMinute(needMs: number): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 200));

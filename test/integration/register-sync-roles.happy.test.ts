@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type FeedServer, startFeedServer } from '../helpers/feed-server.ts';
 import {
   BIN,
   childEnv,
@@ -12,17 +10,13 @@ import {
   printedObject,
   startServe,
   tmwatch,
-} from './cli.helpers.ts';
-import { SEED_ZIP } from './register-sync.helpers.ts';
+} from '../helpers/cli.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { type FeedServer, startFeedServer } from '../helpers/feed-server.ts';
+import { SEED_ZIP } from '../helpers/register-sync.ts';
 
-/** Waits until `probe` is true, checking every 100 ms, for at most `ms`. */
-async function until(what: string, probe: () => boolean, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+const until = (what: string, probe: () => boolean) =>
+  eventually(what, probe, { timeoutMs: 60_000, everyMs: 100 });
 
 describe('serve and worker run the daily register sync of REGISTER_FEEDS', {
   timeout: 240_000,

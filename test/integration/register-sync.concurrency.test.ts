@@ -6,7 +6,7 @@ import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
 import { runDueSyncs, runRegisterSyncLoop } from '../../src/register/sync/schedule.ts';
 import type { FeedServer } from '../helpers/feed-server.ts';
-import { FAST_HTTP, quietLogger, SEED_ZIP, syncTestContext } from './register-sync.helpers.ts';
+import { FAST_HTTP, quietLogger, SEED_ZIP, syncTestContext } from '../helpers/register-sync.ts';
 
 describe('scheduled register sync: once a day, one process per feed', () => {
   const context = syncTestContext();

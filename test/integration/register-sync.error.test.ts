@@ -13,7 +13,7 @@ import {
   suveneerZip,
   sync,
   syncTestContext,
-} from './register-sync.helpers.ts';
+} from '../helpers/register-sync.ts';
 
 describe('register sync: broken files, outages and recovery', () => {
   const context = syncTestContext();

@@ -8,14 +8,14 @@ import { createLogger } from '../../src/logger.ts';
 import { createScanner } from '../../src/scan/scanner.ts';
 import { factories } from '../helpers/factories.ts';
 import type { FeedServer } from '../helpers/feed-server.ts';
-import { principalFor } from '../helpers/seed.ts';
 import {
   SEED_ZIP,
   suveneerZip,
   sync,
   syncTestContext,
   wrapperZip,
-} from './register-sync.helpers.ts';
+} from '../helpers/register-sync.ts';
+import { principalFor } from '../helpers/seed.ts';
 
 describe('register sync against a local copy of the USPTO daily feed', () => {
   const context = syncTestContext();

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli/main.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { type FeedServer, startFeedServer } from '../helpers/feed-server.ts';
-import { SEED_ZIP } from './register-sync.helpers.ts';
+import { SEED_ZIP } from '../helpers/register-sync.ts';
 
 describe('tmwatch registers sync|list', () => {
   let database: TestDatabase;

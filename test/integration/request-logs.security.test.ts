@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from '../helpers/eventually.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 type Entry = { level: number; msg: string; url?: string; [key: string]: unknown };
 const entries = (server: TestServer): Entry[] => server.logs.map((line) => JSON.parse(line));
 const INFO = 30;
 
-async function waitFor(check: () => boolean, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitFor = (check: () => boolean) =>
+  eventually('the log line', check, { timeoutMs: 5_000, everyMs: 10 });
 
 describe('request logs at the default level', () => {
   let server: TestServer;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { signedIn, textOf } from '../helpers/dashboard.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
-import { signedIn, textOf } from './dashboard.helpers.ts';
 
 // The review desk's rules at the HTTP level (the browser suite drives the same pages):
 // bulk triage is PATCH's rule with its events, all or none; notes and filters refuse bad input

@@ -5,7 +5,7 @@ import { assertError } from '../helpers/api.ts';
 import { seedWatches } from '../helpers/seed.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
 
-// Section 5 and D1 steps 4–5: tier first (free and solo have no API), then the scope each endpoint
+// Steps 4–5 of the request pipeline (docs/architecture.md): tier first (free and solo have no API), then the scope each endpoint
 // requires. GET /me is exempt from both.
 
 type Endpoint = {

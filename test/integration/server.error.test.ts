@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, test } from 'node:test';
-import { failureLine, freshInstallation, tmwatch } from './cli.helpers.ts';
+import { failureLine, freshInstallation, tmwatch } from '../helpers/cli.ts';
 
 describe('tmwatch serve refuses to start, with one line naming the cause', () => {
   for (const [name, value] of [

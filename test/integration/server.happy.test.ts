@@ -9,7 +9,8 @@ import {
   serverDatabaseUrl,
   startServe,
   tmwatch,
-} from './cli.helpers.ts';
+} from '../helpers/cli.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 describe('tmwatch serve', () => {
   test('listens on HOST:PORT and answers /healthz and /readyz', async (t) => {
@@ -113,12 +114,15 @@ describe('first start of an empty embedded database', () => {
         }),
       });
       assert.equal(created.status, 201);
-      const deadline = Date.now() + 60_000;
-      let alerts: { data: { hit: { displayName: string; externalId: string } }[] } = { data: [] };
-      while (alerts.data.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        alerts = (await getWithKey(server.url, '/api/v1/alerts', key)).body as typeof alerts;
-      }
+      type Alerts = { data: { hit: { displayName: string; externalId: string } }[] };
+      const alerts = await eventually(
+        'the first scan to raise an alert',
+        async () => {
+          const body = (await getWithKey(server.url, '/api/v1/alerts', key)).body as Alerts;
+          return body.data.length > 0 ? body : undefined;
+        },
+        { timeoutMs: 60_000, everyMs: 500 },
+      );
       assert.equal(alerts.data[0]?.hit.displayName, 'SUVENEER');
       assert.equal(alerts.data[0]?.hit.externalId, 'US500000098763166');
     } finally {

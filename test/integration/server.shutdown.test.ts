@@ -8,15 +8,17 @@ import {
   type ServeProcess,
   startServe,
   tmwatch,
-} from './cli.helpers.ts';
+} from '../helpers/cli.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /** Resolves once the server's log has a line matching `pattern` (the log is on stderr). */
-async function logged(server: ServeProcess, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(server.stderr())) {
-    if (Date.now() > deadline) throw new Error(`no log line ${pattern}:\n${server.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+async function logged(server: ServeProcess, pattern: RegExp): Promise<void> {
+  await eventually(`log line ${pattern}`, () => pattern.test(server.stderr()), {
+    timeoutMs: 30_000,
+    everyMs: 20,
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${server.stderr()}`);
+  });
 }
 
 test('SIGTERM lets a request in flight finish, refuses new connections, then exits 0', async (t) => {

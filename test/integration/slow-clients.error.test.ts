@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from '../helpers/eventually.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 // A client that trickles its request holds a connection (and a slot of the process) until the
@@ -81,15 +82,5 @@ describe('slow clients', { timeout: 20_000 }, () => {
   });
 });
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) assert.fail('condition not met in time');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+const waitFor = (check: () => Promise<boolean>) =>
+  eventually('the condition', check, { timeoutMs: 5_000, everyMs: 0, ignoreErrors: true });

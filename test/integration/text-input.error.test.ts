@@ -210,7 +210,7 @@ describe('hostile text in API requests', () => {
     });
   }
 
-  it('an over-long id still needs a key first (401 before 404, D1)', async () => {
+  it('an over-long id still needs a key first (401 before 404)', async () => {
     const res = await server.request('GET', `/api/v1/watches/wat_${'a'.repeat(5000)}`);
     assertError(res, 401, 'unauthenticated');
   });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, createWatch, fieldErrors } from '../helpers/api.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
 
-// D3 and D5: every way a watch body can be wrong, each a 422 whose details name the dotted path.
+// every way a watch body can be wrong, each a 422 whose details name the dotted path.
 
 const range = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => from + i);

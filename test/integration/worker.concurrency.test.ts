@@ -1,24 +1,22 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { connectPostgres, openDb } from '../../src/data/db.ts';
-import { factories } from '../helpers/factories.ts';
-import { importRecords, makeRecord } from '../helpers/register.ts';
-import { seedWatches } from '../helpers/seed.ts';
 import {
   BIN,
   childEnv,
   type Env,
   freshInstallation,
   printedObject,
-  serverDatabaseUrl,
   tmwatch,
-} from './cli.helpers.ts';
+} from '../helpers/cli.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { factories } from '../helpers/factories.ts';
+import { postgresOnly } from '../helpers/postgres-only.ts';
+import { importRecords, makeRecord } from '../helpers/register.ts';
+import { seedWatches } from '../helpers/seed.ts';
 
-const skip = serverDatabaseUrl
-  ? false
-  : 'needs DATABASE_URL: several worker processes share one PostgreSQL database';
+const skip = postgresOnly('several worker processes share one PostgreSQL database');
 
 function startWorker(env: Env): ChildProcess {
   return spawn(BIN, ['worker'], {
@@ -34,15 +32,8 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
   await exited;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 120_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T>) =>
+  eventually(what, probe, { timeoutMs: 120_000, everyMs: 100 });
 
 /** A migrated PostgreSQL installation with an owner, opened from the test as well. */
 async function installation() {
@@ -77,9 +68,13 @@ describe('scan workers sharing one PostgreSQL database', { skip, timeout: 300_00
       );
       return row?.n === 200 ? true : undefined;
     });
-    // Give a straggler every chance to scan a watch a second time before counting.
-    await sleep(1500);
+    // A worker stops only once its scan in hand has committed or been dropped: after this no
+    // second scan of a watch can still be under way, so the count below is final.
     await Promise.all(workers.map((w) => stop(w)));
+    assert.ok(
+      workers.every((w) => w.exitCode === 0),
+      'every worker stopped cleanly',
+    );
 
     const runs = await db.query<{ watch_id: string; n: number }>(
       'SELECT watch_id, count(*)::int AS n FROM scan_runs GROUP BY watch_id',
@@ -157,7 +152,6 @@ describe('scan workers sharing one PostgreSQL database', { skip, timeout: 300_00
     await until('the second worker to complete the scan', async () =>
       (await count('scan_runs')) === 1 ? true : undefined,
     );
-    await sleep(500);
     await stop(second);
     const hits = await db.query<{ external_id: string }>(
       'SELECT external_id FROM hits WHERE watch_id = $1 ORDER BY external_id',

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { detectXmlFormat } from '../../src/register/detect.ts';
 import { readRecordFile } from '../../src/register/read-records.ts';
 import { readWipoXml } from '../../src/register/wipo-xml.ts';
-import { chunked, collect, onlyRecord } from './register.helpers.ts';
+import { chunked, collect, onlyRecord } from '../helpers/register-fixtures.ts';
 
 const WIPO_DIR = fileURLToPath(new URL('../fixtures/wipo/', import.meta.url));
 const ST66 = `${WIPO_DIR}plumage_tsdr_sn76044902.xml`;

@@ -20,7 +20,7 @@ import {
   records,
   recordsFixture,
   usptoFixture,
-} from './register.helpers.ts';
+} from '../helpers/register-fixtures.ts';
 
 const BROKEN = recordsFixture('broken.jsonl');
 

@@ -30,7 +30,7 @@ import {
   recordsFixture,
   USPTO_DIR,
   usptoFixture,
-} from './register.helpers.ts';
+} from '../helpers/register-fixtures.ts';
 
 const readUspto = (name: string) => collect(readRecordFile(usptoFixture(name)));
 const xmlFromText = (text: string, size = 64 * 1024) => collect(readUsptoXml(chunked(text, size)));

@@ -23,7 +23,7 @@ const watch = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-describe('validation details (D5)', () => {
+describe('validation details', () => {
   it('nested paths are dotted, array positions included', () => {
     const d = details(
       createWatchSchema,

@@ -1,5 +1,5 @@
 import { flushDueEmails } from '../../email/sender.ts';
-import { mailTransportFor } from '../../scan/roles.ts';
+import { mailTransportFor } from '../../email/transport.ts';
 import { defineCommand } from '../command.ts';
 
 export const command = defineCommand({

@@ -1,5 +1,5 @@
-import { listRegisterFiles } from '../../data/repositories/register-files.ts';
 import { FEED_NAMES } from '../../register/sync/feeds.ts';
+import { registerFilesSeen } from '../../register/sync/sync.ts';
 import { defineCommand } from '../command.ts';
 
 export const command = defineCommand({
@@ -17,5 +17,5 @@ export const command = defineCommand({
   prints:
     '{"files":[{"feed","name","url","status","fileDate","bytes","sha256","imported","updated","skipped","errors","reason","attempts","firstSeenAt","startedAt","finishedAt"}]}',
   examples: ['tmwatch registers list', 'tmwatch registers list --feed uspto-daily'],
-  run: async ({ db, values }) => ({ files: await listRegisterFiles(db, values.feed) }),
+  run: async ({ db, values }) => ({ files: await registerFilesSeen(db, values.feed) }),
 });

@@ -1,6 +1,4 @@
-import { unknownWatchIds } from '../../data/repositories/scans.ts';
-import { ApiError } from '../../domain/errors.ts';
-import { scannerFor } from '../../scan/roles.ts';
+import { scannerFor } from '../../scan/scanner.ts';
 import { defineCommand } from '../command.ts';
 
 export const command = defineCommand({
@@ -17,11 +15,7 @@ export const command = defineCommand({
   // Returns once every scan has committed; the alert e-mail they queue goes out with the next
   // `emails flush` (or a running server's or worker's sender).
   run: async ({ db, config, logger, values }) => {
-    // An id that names no watch is a mistake to report, not a scan of nothing (exit 1).
-    const unknown = values.watch?.length ? await unknownWatchIds(db, values.watch) : [];
-    if (unknown.length > 0) {
-      throw new ApiError('not_found', `watch ${unknown.join(', ')} does not exist`);
-    }
+    // An unknown watch id is an ApiError not_found: exit 1.
     return scannerFor({ db, config, logger }).scan({
       watchIds: values.watch,
       due: values.due ?? false,

@@ -9,5 +9,6 @@ export const command = defineCommand({
     'nothing on stdout; logs, the address and (first start only) the demo login and API key on stderr',
   examples: ['tmwatch serve', 'PORT=8080 SCHEDULER=off tmwatch serve'],
   // Loaded on use, so that help and the other commands never load the HTTP stack.
-  run: async ({ config, logger }) => (await import('../../server.ts')).runServe(config, logger),
+  run: async ({ config, logger }) =>
+    (await import('../../start/serve.ts')).runServe(config, logger),
 });

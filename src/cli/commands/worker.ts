@@ -9,5 +9,5 @@ export const command = defineCommand({
   examples: ['DATABASE_URL=postgres://… tmwatch worker'],
   // Loaded on use, so that help and the other commands never load the HTTP stack.
   run: async ({ config, logger }) =>
-    (await import('../../worker.ts')).runWorkerProcess(config, logger),
+    (await import('../../start/worker.ts')).runWorkerProcess(config, logger),
 });

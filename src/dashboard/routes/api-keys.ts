@@ -65,7 +65,7 @@ export function apiKeyRoutes(app: FastifyInstance, s: DashboardServices) {
         status,
       );
 
-    // Keys are for the REST API, which only Team and Enterprise include (spec 5.5).
+    // Keys are for the REST API, which only Team and Enterprise include.
     if (!principal.plan.apiAccess) {
       return page(403, {
         notice: {

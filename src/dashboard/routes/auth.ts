@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { csrfTokenFor, looksLikeSecret, newSecret } from '../../domain/sessions.ts';
 import {
   type DashboardServices,
   noticeFrom,
@@ -15,7 +16,6 @@ import {
   setCookie,
 } from '../cookies.ts';
 import { formField } from '../form.ts';
-import { csrfTokenFor, looksLikeSecret, newSecret } from '../sessions.ts';
 import { signInPage } from '../views/sign-in.ts';
 
 // Long enough to fill in the form after a coffee; the form just starts over after it.

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { countActiveWatches } from '../../data/repositories/watches.ts';
 import { pageItems } from '../../domain/pagination.ts';
 import { ASSETS } from '../assets.ts';
 import {
@@ -19,7 +18,7 @@ export function pageRoutes(app: FastifyInstance, s: DashboardServices) {
     const principal = sessionOf(request).principal;
     const [viewer, activeWatches, keys, unreadRows] = await Promise.all([
       requireViewer(request, s.alerts),
-      countActiveWatches(s.db, principal.ownerId),
+      s.watches.countActive(principal),
       s.accounts.listKeys(principal.userId),
       s.alerts.list(principal, { limit: 5, states: ['unread'] }),
     ]);

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { countActiveWatches } from '../../data/repositories/watches.ts';
 import { ApiError, type ValidationDetails } from '../../domain/errors.ts';
 import { nextCursorOf, pageItems } from '../../domain/pagination.ts';
 import { type Cadence, isFasterThanAllowed } from '../../domain/plans.ts';
@@ -95,7 +94,7 @@ export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
       watchFormPage({
         viewer: await requireViewer(request, s.alerts),
         plan: principal.plan,
-        activeCount: await countActiveWatches(s.db, principal.ownerId),
+        activeCount: await s.watches.countActive(principal),
         ...o,
       }),
       o.status,
@@ -130,7 +129,7 @@ export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
       watchesPage({
         viewer: await requireViewer(request, s.alerts),
         plan: principal.plan,
-        activeCount: await countActiveWatches(s.db, principal.ownerId),
+        activeCount: await s.watches.countActive(principal),
         status,
         watches: pageItems<WatchView>(page, PAGE_SIZE),
         nextHref,

@@ -6,7 +6,7 @@ import {
   ALERT_STATES,
   type AlertSeverity,
   type AlertState,
-} from '../../domain/alerts.ts';
+} from '../../domain/alert-types.ts';
 import { type OppositionWindow, oppositionStatus } from '../../domain/opposition.ts';
 import { officeReference } from '../../register/office-links.ts';
 import { html, markdown, type SafeHtml } from '../html.ts';

@@ -6,7 +6,7 @@
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE EXTENSION IF NOT EXISTS fuzzystrmatch;
 
--- ISO 8601 UTC with milliseconds, the API's timestamp format (D3).
+-- ISO 8601 UTC with milliseconds, the API's timestamp format.
 CREATE FUNCTION iso_ms(ts timestamptz) RETURNS text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   RETURN to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
@@ -25,7 +25,7 @@ CREATE TABLE organizations (
 CREATE TABLE users (
   id              text COLLATE "C" PRIMARY KEY,
   email           text NOT NULL,
-  -- Personal plan; while organization_id is set the organization's tier applies instead (D2).
+  -- Personal plan; while organization_id is set the organization's tier applies instead.
   tier            text NOT NULL CHECK (tier IN ('free', 'solo', 'team', 'enterprise')),
   organization_id text COLLATE "C" REFERENCES organizations (id),
   password_hash   text,
@@ -56,7 +56,7 @@ CREATE INDEX api_keys_user_idx ON api_keys (user_id, created_at DESC);
 
 CREATE TABLE watches (
   id              text COLLATE "C" PRIMARY KEY,
-  -- usr_… or org_…: an organization member's watches belong to the organization (D2).
+  -- usr_… or org_…: an organization member's watches belong to the organization.
   owner_id        text COLLATE "C" NOT NULL,
   created_by      text COLLATE "C" NOT NULL REFERENCES users (id),
   watch_type      text NOT NULL CHECK (watch_type IN ('trademark')),
@@ -69,7 +69,7 @@ CREATE TABLE watches (
   logo_st13       text,
   created_at      timestamptz NOT NULL DEFAULT now_ms(),
   updated_at      timestamptz NOT NULL DEFAULT now_ms(),
-  -- Scan bookkeeping (D8): when the next scan is due, and whether it must read the whole mirror.
+  -- Scan bookkeeping: when the next scan is due, and whether it must read the whole mirror.
   next_scan_at    timestamptz NOT NULL DEFAULT now_ms(),
   needs_full_scan boolean NOT NULL DEFAULT true
 );
@@ -95,7 +95,7 @@ CREATE TABLE hits (
   classes            integer[] NOT NULL,
   raw_payload        jsonb NOT NULL,
   created_at         timestamptz NOT NULL DEFAULT now_ms(),
-  -- A rescan can never record the same upstream record twice for one watch (spec 2.3).
+  -- A rescan can never record the same upstream record twice for one watch.
   CONSTRAINT hits_watch_source_external_key UNIQUE (watch_id, source_code, external_id)
 );
 

@@ -1,4 +1,4 @@
--- The register mirror, scan bookkeeping and the alert e-mail outbox (D8).
+-- The register mirror, scan bookkeeping and the alert e-mail outbox.
 
 -- Incremental scans follow this sequence, not a clock: every insert or update of a mark takes the
 -- next value. Imports serialise on an advisory lock, so values commit in order and a scan that

@@ -5,7 +5,7 @@
 
 CREATE TABLE webhooks (
   id              text COLLATE "C" PRIMARY KEY,
-  -- usr_… or org_…: like a watch, a webhook belongs to the organization of its creator (D2).
+  -- usr_… or org_…: like a watch, a webhook belongs to the organization of its creator.
   owner_id        text COLLATE "C" NOT NULL,
   created_by      text COLLATE "C" NOT NULL REFERENCES users (id),
   url             text NOT NULL CHECK (char_length(url) BETWEEN 1 AND 2048),

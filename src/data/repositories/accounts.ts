@@ -1,3 +1,4 @@
+import type { PrincipalAccount } from '../../domain/principal.ts';
 import { byOrdinal, coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
 import { isoMs } from './json-sql.ts';
@@ -130,17 +131,12 @@ export async function listApiKeys(db: Queryable, userId: string) {
 }
 
 /** Everything a request needs to know about its caller, in one indexed lookup. */
-export type Principal = {
-  key_id: string;
-  key_name: string;
+export type ApiKeyCaller = PrincipalAccount & {
+  keyId: string;
+  keyName: string;
   scopes: string[];
-  key_created_at: string;
-  last_used_at: Date | null;
-  user_id: string;
-  email: string;
-  organization_id: string | null;
-  organization_name: string | null;
-  tier: string;
+  keyCreatedAt: string;
+  lastUsedAt: Date | null;
 };
 
 /**
@@ -152,16 +148,19 @@ export type Principal = {
  * keys picks a hash join that reads all users; measured, 130 us of PostgreSQL CPU for 6 keys
  * against 30 us this way and 90 us for 6 separate lookups.
  */
-export function createPrincipalLookup(db: Queryable): (hash: string) => Promise<Principal | null> {
+export function createPrincipalLookup(
+  db: Queryable,
+): (hash: string) => Promise<ApiKeyCaller | null> {
   return coalesced(async (hashes: readonly string[]) => {
-    const rows = await db.query<Principal & { i: number }>(
+    const rows = await db.query<ApiKeyCaller & { i: number }>(
       `SELECT q.i::int - 1 AS i, p.*
          FROM jsonb_array_elements_text($1::text::jsonb) WITH ORDINALITY AS q(hash, i)
         CROSS JOIN LATERAL (
-              SELECT k.id AS key_id, k.name AS key_name, k.scopes,
-                     ${isoMs('k.created_at')} AS key_created_at,
-                     k.last_used_at, u.id AS user_id, u.email, u.organization_id,
-                     o.name AS organization_name, coalesce(o.tier, u.tier) AS tier
+              SELECT k.id AS "keyId", k.name AS "keyName", k.scopes,
+                     ${isoMs('k.created_at')} AS "keyCreatedAt",
+                     k.last_used_at AS "lastUsedAt", u.id AS "userId", u.email,
+                     u.organization_id AS "organizationId",
+                     o.name AS "organizationName", coalesce(o.tier, u.tier) AS tier
                 FROM api_keys k
                 JOIN users u ON u.id = k.user_id
                 LEFT JOIN organizations o ON o.id = u.organization_id

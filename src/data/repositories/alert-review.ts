@@ -1,5 +1,5 @@
+import type { AlertSeverity, AlertState } from '../../domain/alert-types.ts';
 import type { Queryable } from '../db.ts';
-import type { AlertSeverity, AlertState } from './alerts.ts';
 import { Params } from './json-sql.ts';
 
 /** The dashboard's list orders (src/domain/alert-review.ts says what each means). */

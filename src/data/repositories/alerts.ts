@@ -1,10 +1,8 @@
+import type { AlertSeverity, AlertState } from '../../domain/alert-types.ts';
 import { byOrdinal, coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
 import { type JsonBytes, Params } from './json-sql.ts';
 import { ownedJsonLookup } from './owned-lookup.ts';
-
-export type AlertState = 'unread' | 'read' | 'dismissed';
-export type AlertSeverity = 'low' | 'medium' | 'high';
 
 export type AlertListFilter = {
   ownerId: string;
@@ -131,8 +129,8 @@ export type NewAlert = {
 };
 
 /**
- * Records a hit and its alert, unless the watch already has a hit for this source record
- * (spec 2.3). Returns the new alert's id, or null when the hit existed. Alerts are never created
+ * Records a hit and its alert, unless the watch already has a hit for this source record.
+ * Returns the new alert's id, or null when the hit existed. Alerts are never created
  * through the API: scans (and tests) call this.
  */
 export async function insertHitWithAlert(

@@ -1,16 +1,12 @@
+import type { PrincipalAccount } from '../../domain/principal.ts';
 import type { Queryable } from '../db.ts';
 
 /** A live session with everything a dashboard request needs to know about its user. */
-export type SessionRow = {
-  session_id: string;
-  created_at: Date;
-  last_seen_at: Date;
-  expires_at: Date;
-  user_id: string;
-  email: string;
-  organization_id: string | null;
-  organization_name: string | null;
-  tier: string;
+export type SessionRecord = PrincipalAccount & {
+  sessionId: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
 };
 
 export async function insertSession(
@@ -25,10 +21,11 @@ export async function insertSession(
 }
 
 /** The session of a token hash, whatever its age: the caller decides what has expired. */
-export async function findSession(db: Queryable, tokenHash: string): Promise<SessionRow | null> {
-  const rows = await db.query<SessionRow>(
-    `SELECT s.id AS session_id, s.created_at, s.last_seen_at, s.expires_at,
-            u.id AS user_id, u.email, u.organization_id, o.name AS organization_name,
+export async function findSession(db: Queryable, tokenHash: string): Promise<SessionRecord | null> {
+  const rows = await db.query<SessionRecord>(
+    `SELECT s.id AS "sessionId", s.created_at AS "createdAt", s.last_seen_at AS "lastSeenAt",
+            s.expires_at AS "expiresAt", u.id AS "userId", u.email,
+            u.organization_id AS "organizationId", o.name AS "organizationName",
             coalesce(o.tier, u.tier) AS tier
        FROM dashboard_sessions s
        JOIN users u ON u.id = s.user_id
@@ -115,9 +112,9 @@ export async function deleteOldSignInFailures(db: Queryable, before: Date): Prom
 export async function findPasswordHash(
   db: Queryable,
   email: string,
-): Promise<{ id: string; password_hash: string | null } | null> {
-  const rows = await db.query<{ id: string; password_hash: string | null }>(
-    'SELECT id, password_hash FROM users WHERE lower(email) = lower($1)',
+): Promise<{ id: string; passwordHash: string | null } | null> {
+  const rows = await db.query<{ id: string; passwordHash: string | null }>(
+    'SELECT id, password_hash AS "passwordHash" FROM users WHERE lower(email) = lower($1)',
     [email],
   );
   return rows[0] ?? null;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../data/db.ts';
 import { ApiError } from '../../domain/errors.ts';
-import { withTimeout } from '../../runtime.ts';
+import { withTimeout } from '../../timeout.ts';
 import type { RateLimitStore } from '../rate-limit/store.ts';
 
 /** How long readiness waits for each dependency: a probe must answer within its own time-out. */

@@ -184,6 +184,11 @@ function skippedReport(row: RegisterFileRow): SyncFileReport {
  * filesToConsider) not loaded yet. Only one process syncs a feed at a time: a sync finding the
  * feed's lease held fails with a `conflict` error, and an unreadable listing with `unavailable`.
  */
+/** Every register file a feed (or every feed) has seen, for `tmwatch registers list`. */
+export function registerFilesSeen(db: Db, feed?: string): Promise<RegisterFileRow[]> {
+  return listRegisterFiles(db, feed);
+}
+
 export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport> {
   const { feed, logger } = options;
   const url = options.url ?? feed.defaultUrl;

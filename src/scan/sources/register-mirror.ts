@@ -1,148 +1,26 @@
 import type { Db } from '../../data/db.ts';
 import { highestChangeSeq } from '../../data/repositories/marks.ts';
-import { MIRROR_SOURCE } from '../../domain/sources.ts';
 import {
-  bandBuckets,
-  bandLengths,
-  bandThreshold,
-  buildCandidateIndex,
-  type CandidateIndex,
-  type IndexedRecordRow,
-  matchCandidateIndex,
-  watchTokens,
-} from '../../matching/candidates.ts';
-import { coverageSearch } from '../../matching/coverage.ts';
+  findRecordByExternalId,
+  queryCandidates,
+  readRecordsInRange,
+  type SeqRange,
+} from '../../data/repositories/mirror-candidates.ts';
+import { MIRROR_SOURCE } from '../../domain/sources.ts';
+import { matchCandidateIndex } from '../../matching/candidates.ts';
 import type { PreparedWatch } from '../../matching/decide.ts';
-import type { CandidateRecord, SeqRange, SourceAdapter } from './source-adapter.ts';
-
-const RECORD_COLUMNS = `m.external_id AS "externalId", m.mark_text AS "markText",
-  m.owner_name AS "ownerName", m.owner_country_code AS "ownerCountryCode",
-  m.jurisdiction, m.designations, iso_ms(m.filed_at) AS "filedAt",
-  iso_ms(m.registered_at) AS "registeredAt", iso_ms(m.expires_at) AS "expiresAt",
-  iso_ms(m.published_at) AS "publishedAt",
-  m.status, m.classes, m.logo_url AS "logoUrl", m.raw_payload AS "rawPayload",
-  ARRAY(SELECT jsonb_array_elements_text(
-    CASE jsonb_typeof(m.raw_payload->'disclaimedWords') WHEN 'array'
-      THEN m.raw_payload->'disclaimedWords' ELSE '[]'::jsonb END)) AS disclaimed`;
+import { createRecentChanges, RANGE_MAX_ROWS } from './recent-changes.ts';
+import type { SourceAdapter } from './source-adapter.ts';
 
 /**
- * The two-edit band as OR-ed branches, one per trigram index bucket that overlaps the lengths the
- * band allows; each branch names its bucket literally so that the planner can use that partial
- * index. `$param` is the brand's compact text.
- */
-function bandBranches(length: number, param: string): string[] {
-  const { low, high } = bandLengths(length);
-  const out: string[] = [];
-  for (const [from, to] of bandBuckets(length)) {
-    const bucket =
-      to === null
-        ? `m.compact_len >= ${from}`
-        : from === to
-          ? `m.compact_len = ${from}`
-          : `m.compact_len BETWEEN ${from} AND ${to}`;
-    out.push(
-      `(${bucket} AND m.compact_len BETWEEN ${low} AND ${high} AND m.compact_text % ${param})`,
-    );
-  }
-  return out;
-}
-
-/**
- * Incremental scans of many watches share one read of the records that changed. Right after an
- * import every due watch asks for the same sequence range (its last scan's high-water mark up to
- * the new one): the range's keys are read once per process and indexed in memory, each watch's
- * keys are matched there, and only the matching records are read in full. This replaces, per
- * watch, ~7 ms of GIN scans over the whole mirror (the trigram buckets cannot be narrowed to a
- * range) by well under a millisecond. The matching is the candidate query's own (tokens, compact
- * texts one edit away, whole-mark codes, the two-edit band with the rule's exact trigram
- * similarity, class and territory prefilter), and the final read re-checks the range, so a record changed again since is
- * left to the scan that covers its new sequence value, as in SQL. Ranges above RANGE_MAX_ROWS
- * values, and full scans, query the indexes directly.
- */
-const RANGE_MAX_ROWS = 100_000;
-/** Ranges kept per database, and how long an unused one is kept. */
-const RANGE_CACHE_SIZE = 2;
-const RANGE_IDLE_MS = 10 * 60_000;
-
-async function loadChanged(db: Db, range: SeqRange): Promise<CandidateIndex> {
-  const rows = await db.query<IndexedRecordRow>(
-    `SELECT id, tokens, sound_codes AS sound, compact_text AS compact, compact_len AS len, classes,
-            jurisdiction, designations
-       FROM marks
-      WHERE source_code = $1 AND change_seq > $2 AND change_seq <= $3`,
-    [MIRROR_SOURCE, range.fromSeq, range.toSeq],
-  );
-  return buildCandidateIndex(rows);
-}
-
-type CachedRange = { records: Promise<CandidateIndex>; timer: ReturnType<typeof setTimeout> };
-
-/** The ranges read, most recently used last: at most RANGE_CACHE_SIZE, each dropped when idle. */
-type RangeCache = Map<string, CachedRange>;
-
-function changedRecords(cache: RangeCache, db: Db, range: SeqRange): Promise<CandidateIndex> {
-  const key = `${range.fromSeq}:${range.toSeq}`;
-  const expire = () =>
-    setTimeout(() => {
-      if (cache.get(key) === entry) cache.delete(key);
-    }, RANGE_IDLE_MS).unref();
-  let entry = cache.get(key);
-  if (entry !== undefined) {
-    clearTimeout(entry.timer);
-    entry.timer = expire();
-    cache.delete(key);
-    cache.set(key, entry);
-    return entry.records;
-  }
-  const records = loadChanged(db, range);
-  entry = { records, timer: expire() };
-  cache.set(key, entry);
-  // A failed read is not kept: the next scan tries again.
-  records.catch(() => {
-    if (cache.get(key) === entry) cache.delete(key);
-  });
-  for (const [oldest, old] of cache) {
-    if (cache.size <= RANGE_CACHE_SIZE) break;
-    clearTimeout(old.timer);
-    cache.delete(oldest);
-  }
-  return records;
-}
-
-/**
- * Settings of the candidate query's transaction; `$1` is the band's trigram threshold. A custom
- * plan for every execution (see findCandidates). No JIT, no parallel workers and no sequential
- * scan: the query reads a few hundred rows at most, but the planner's estimate for `tokens &&`
- * grows with the number of keys sent (a brand sends up to ~400 one-edit texts: estimated at a
- * quarter of the table), so it would otherwise compile the query (80 ms), start two workers for
- * 2 ms of index work, or (PGlite) read the whole table. Every branch of the query has an index.
- */
-export const CANDIDATE_SETTINGS = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
-  set_config('jit', 'off', true),
-  set_config('max_parallel_workers_per_gather', '0', true),
-  set_config('enable_seqscan', 'off', true),
-  set_config('pg_trgm.similarity_threshold', $1, true)`;
-
-/**
- * The register mirror (table marks) as the `global_trademark_database` source. Candidates are
- * records sharing a Nice class (or without any: their source publishes none), possibly covering a watched territory, and any of the watch's
- * search keys (src/matching/candidates.ts), each served by an index (002_register_mirror.sql,
- * 008_alert_assessment.sql, docs/matching.md): tokens (forms, words, runs, stems, anchors and the
- * texts one edit away); phonetic codes; and, for brands of 8+ characters, trigram similarity of
- * the compact text within the length buckets of the two-edit band. The planner combines them
- * (BitmapOr); the pure module makes the final decision. Each adapter keeps its own cache of
- * recently read ranges, per database.
+ * The register mirror (table marks) as the `global_trademark_database` source. Candidates follow
+ * the one candidate rule (src/matching/candidates.ts): a recent range of changes is matched in
+ * memory (recent-changes.ts), anything else by the indexed query of
+ * data/repositories/mirror-candidates.ts. Each adapter keeps its own cache of recently read
+ * ranges, per database.
  */
 export function createRegisterMirror(): SourceAdapter {
-  const ranges = new WeakMap<Db, RangeCache>();
-  const cacheFor = (db: Db): RangeCache => {
-    let cache = ranges.get(db);
-    if (cache === undefined) {
-      cache = new Map();
-      ranges.set(db, cache);
-    }
-    return cache;
-  };
+  const recent = createRecentChanges();
   return {
     code: MIRROR_SOURCE,
 
@@ -150,63 +28,14 @@ export function createRegisterMirror(): SourceAdapter {
 
     async findCandidates(db: Db, watch: PreparedWatch, range: SeqRange) {
       if (range.fromSeq > 0 && range.toSeq - range.fromSeq <= RANGE_MAX_ROWS) {
-        const ids = matchCandidateIndex(await changedRecords(cacheFor(db), db, range), watch);
+        const ids = matchCandidateIndex(await recent.changedIndex(db, range), watch);
         if (ids.length === 0) return [];
-        return db.query<CandidateRecord>(
-          `SELECT ${RECORD_COLUMNS} FROM marks m
-          WHERE m.id = ANY($1::bigint[]) AND m.change_seq > $2 AND m.change_seq <= $3`,
-          [ids, range.fromSeq, range.toSeq],
-        );
+        return readRecordsInRange(db, ids, range);
       }
-      const keys = watch.search;
-      // Territory prefilter; the pure module still decides coverage exactly (coverage.ts).
-      const territory = coverageSearch(watch.designations);
-      const params: unknown[] = [
-        [...watch.classes],
-        range.fromSeq,
-        range.toSeq,
-        territory.jurisdictions,
-        territory.woDesignations,
-        watchTokens(watch),
-      ];
-      // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts;
-      // its words and runs, so the one-edit texts find near forms inside it too.
-      const textMatch = ['m.tokens && $6::text[]'];
-      if (keys.phonetic.length > 0) {
-        params.push(keys.phonetic);
-        textMatch.push(`m.sound_codes && $${params.length}::text[]`);
-      }
-      if (keys.useTrigram) {
-        // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
-        params.push(keys.compact);
-        textMatch.push(...bandBranches(keys.compact.length, `$${params.length}`));
-      }
-      const sql = `SELECT ${RECORD_COLUMNS}
-       FROM marks m
-      WHERE m.source_code = '${MIRROR_SOURCE}'
-        AND (m.classes && $1::int[] OR m.classes = '{}')
-        AND m.change_seq > $2 AND m.change_seq <= $3
-        AND (m.jurisdiction = ANY($4::text[])
-             OR (m.jurisdiction = 'WO' AND m.designations && $5::text[]))
-        AND (${textMatch.join('\n             OR ')})`;
-      // Settings must be set on the connection that runs the query: a transaction pins both to one
-      // connection, and `set_config(…, true)` ends with it. A custom plan for every execution: the
-      // driver prepares statements, and a generic plan (chosen after five executions) cannot see the
-      // sequence range or the keys, so it scans the change_seq index over the whole mirror
-      // (seconds on a million records) instead of combining the GIN indexes.
-      return db.transaction(async (tx) => {
-        await tx.query(CANDIDATE_SETTINGS, [String(keys.useTrigram ? bandThreshold(watch) : 0.3)]);
-        return tx.query<CandidateRecord>(sql, params);
-      });
+      return queryCandidates(db, watch, range);
     },
 
-    async findByExternalId(db, externalId) {
-      const rows = await db.query<CandidateRecord>(
-        `SELECT ${RECORD_COLUMNS} FROM marks m WHERE m.source_code = $1 AND m.external_id = $2`,
-        [MIRROR_SOURCE, externalId],
-      );
-      return rows[0] ?? null;
-    },
+    findByExternalId: findRecordByExternalId,
 
     toHit(record) {
       return {

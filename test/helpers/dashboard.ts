@@ -1,4 +1,4 @@
-import type { TestServer } from '../helpers/server.ts';
+import type { TestServer } from './server.ts';
 
 export type PageResponse = {
   status: number;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
-import { type Db, openDb } from './data/db.ts';
-import { migrate } from './data/migrate.ts';
+import type { Config } from '../config.ts';
+import { type Db, openDb } from '../data/db.ts';
+import { migrate } from '../data/migrate.ts';
 
 /** Opens the configured database (PGlite in DATA_DIR or PostgreSQL) and brings its schema up to date. */
 export async function openDatabase(config: Config, logger: Logger): Promise<Db> {
@@ -35,19 +35,6 @@ export function shutdownSignal(logger: Logger): Promise<NodeJS.Signals> {
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
-}
-
-/** A promise that rejects with `message` when `ms` pass first. */
-export async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
-import { runWorker } from './roles.ts';
+import type { Config } from '../config.ts';
+import { runBackgroundLoops } from './background.ts';
 import { openDatabase, shutdownSignal, warnWithoutPublicUrl } from './runtime.ts';
 
 /**
@@ -18,7 +18,7 @@ export async function runWorkerProcess(config: Config, logger: Logger): Promise<
   });
   try {
     logger.info({ database: db.kind }, 'worker started');
-    await runWorker({ config, db, logger, signal: controller.signal });
+    await runBackgroundLoops({ config, db, logger, signal: controller.signal });
   } finally {
     await db.close();
   }

@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { readCookie, SESSION_COOKIE } from '../../dashboard/cookies.ts';
+import { isSameOriginRequest } from '../../dashboard/csrf.ts';
 import type { AccountService } from '../../domain/accounts.ts';
 import { ApiError } from '../../domain/errors.ts';
-import type { RequestCounter } from '../../http/authenticate.ts';
-import { apiKeyExample } from '../../http/examples.ts';
-import { sendData } from '../../http/reply.ts';
-import { ApiKeySchema, dataOf, errorResponses, idParams } from '../../http/schemas.ts';
-import { readCookie, SESSION_COOKIE } from '../cookies.ts';
-import { isSameOriginRequest } from '../csrf.ts';
-import { type DashboardSession, type SessionService, sameToken } from '../sessions.ts';
+import { type DashboardSession, type SessionService, sameToken } from '../../domain/sessions.ts';
+import type { RequestCounter } from '../authenticate.ts';
+import { apiKeyExample } from '../examples.ts';
+import { sendData } from '../reply.ts';
+import { ApiKeySchema, dataOf, errorResponses, idParams } from '../schemas.ts';
 
 export const CSRF_HEADER = 'x-csrf-token';
 
@@ -48,7 +48,7 @@ export function withSessionCookieAuth<
 const sessions = new WeakMap<FastifyRequest, DashboardSession>();
 
 /**
- * DELETE /api/v1/api-keys/{id} (spec 4.9): authenticated by the dashboard session cookie,
+ * DELETE /api/v1/api-keys/{id}: authenticated by the dashboard session cookie,
  * never by an API key, and refused when cross-site. In order: no live session → 401; another
  * origin, or no matching CSRF token → 403; a key that is not the caller's → 404; revoked already →
  * 200 with the first revocation time.
@@ -80,7 +80,7 @@ export function revokeKeyApiRoute(
           'Sign in to the dashboard: this endpoint is authenticated by the dashboard session cookie, not by an API key.',
         );
       }
-      // Every signed-in request counts against the rate limit of its user (D1 step 3).
+      // Every signed-in request counts against the rate limit of its user (pipeline step 3).
       await deps.countRequest(`session:${session.principal.userId}`, reply);
       if (!isSameOriginRequest(request)) {
         throw new ApiError(

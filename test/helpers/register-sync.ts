@@ -3,8 +3,8 @@ import pino from 'pino';
 import type { Db } from '../../src/data/db.ts';
 import { usptoDaily } from '../../src/register/sync/feeds.ts';
 import { type SyncOptions, syncFeed } from '../../src/register/sync/sync.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { type FeedServer, startFeedServer, zipOf } from '../helpers/feed-server.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { type FeedServer, startFeedServer, zipOf } from './feed-server.ts';
 
 /** Real USPTO files of the daily format (test/fixtures/uspto/PROVENANCE.md). */
 export const SEED_ZIP = 'test/fixtures/uspto/seed-11-case-files.zip';

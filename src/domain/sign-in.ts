@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/sessions.ts';
-import { hashPassword, isPlausibleEmail, MAX_PASSWORD_LENGTH } from '../domain/accounts.ts';
-import type { Clock } from '../domain/clock.ts';
+import { hashPassword, isPlausibleEmail, MAX_PASSWORD_LENGTH } from './accounts.ts';
+import type { Clock } from './clock.ts';
 
 /**
  * Failed sign-ins are counted per account *and* client address: a guesser elsewhere slows down
@@ -98,7 +98,7 @@ export function createSignInService(deps: { db: Db; clock: Clock }) {
       const email = input.email.trim();
       const user =
         tooLong || !isPlausibleEmail(email) ? null : await repo.findPasswordHash(db, email);
-      if (!tooLong && user && (await passwordMatches(user.password_hash, input.password))) {
+      if (!tooLong && user && (await passwordMatches(user.passwordHash, input.password))) {
         await repo.deleteSignInFailures(db, reserved);
         await repo.clearSignInFailures(db, pair);
         return { ok: true, userId: user.id };

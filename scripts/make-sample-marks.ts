@@ -1,6 +1,6 @@
 // Rebuilds src/register/assets/sample-marks.jsonl, the bundled sample of real register records.
 //
-//   node --import tsx src/register/scripts/make-sample-marks.ts [--out path/to/sample-marks.jsonl]
+//   node --import tsx scripts/make-sample-marks.ts [--out path/to/sample-marks.jsonl]
 //
 // Inputs: the real USPTO case-files in test/fixtures/uspto/ (the single case-file XML files and the
 // daily-format zip seed-11-case-files.zip), converted by the USPTO XML reader. Nothing is added to
@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readRecordFile } from '../read-records.ts';
-import type { RegisterRecord } from '../record.ts';
-import { parseRegisterRecord } from '../record.ts';
-import { SAMPLE_MARKS_PATH } from '../sample-marks.ts';
-import { extractZipEntries } from '../sync/zip-entries.ts';
+import { readRecordFile } from '../src/register/read-records.ts';
+import type { RegisterRecord } from '../src/register/record.ts';
+import { parseRegisterRecord } from '../src/register/record.ts';
+import { SAMPLE_MARKS_PATH } from '../src/register/sample-marks.ts';
+import { extractZipEntries } from '../src/register/sync/zip-entries.ts';
 
-const USPTO_DIR = fileURLToPath(new URL('../../../test/fixtures/uspto/', import.meta.url));
+const USPTO_DIR = fileURLToPath(new URL('../test/fixtures/uspto/', import.meta.url));
 
 const { values } = parseArgs({
   options: { out: { type: 'string', default: SAMPLE_MARKS_PATH } },

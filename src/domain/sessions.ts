@@ -1,9 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/sessions.ts';
-import type { Clock } from '../domain/clock.ts';
-import { newId } from '../domain/ids.ts';
-import { type Principal, principalOf } from '../domain/principal.ts';
+import type { Clock } from './clock.ts';
+import { newId } from './ids.ts';
+import { type Principal, principalFromAccount } from './principal.ts';
 
 /** Signed out after this long without a request. */
 export const SESSION_IDLE_MS = 2 * 60 * 60_000;
@@ -84,20 +84,20 @@ export function createSessionService(options: SessionOptions) {
     async resume(token: string | undefined): Promise<DashboardSession | null> {
       if (!looksLikeSecret(token)) return null;
       const tokenHash = hashToken(token);
-      const row = await repo.findSession(db, tokenHash);
-      if (!row) return null;
+      const session = await repo.findSession(db, tokenHash);
+      if (!session) return null;
       const now = clock.now();
-      if (row.expires_at.getTime() <= now || row.last_seen_at.getTime() + idleMs <= now) {
+      if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + idleMs <= now) {
         await repo.deleteSession(db, tokenHash);
         return null;
       }
-      if (now - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
-        await repo.touchSession(db, row.session_id, new Date(now));
+      if (now - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+        await repo.touchSession(db, session.sessionId, new Date(now));
       }
       return {
-        id: row.session_id,
+        id: session.sessionId,
         tokenHash,
-        principal: { ...principalOf(row), key: null },
+        principal: { ...principalFromAccount(session), key: null },
         csrfToken: csrfTokenFor(token),
       };
     },

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BackgroundTask, RoleContext } from '../roles.ts';
-import { deliverDueWebhooks } from './sender.ts';
+import { deliverDueWebhooks } from '../webhooks/sender.ts';
+import type { RoleContext } from './context.ts';
 
 /**
  * Webhook delivery in the background of `serve` (SCHEDULER=on) and `worker`, every
@@ -18,15 +18,4 @@ export async function runWebhookLoop(context: RoleContext & { signal: AbortSigna
     }
     await sleep(config.scanPollSeconds * 1000, undefined, { signal }).catch(() => {});
   }
-}
-
-export function startWebhookLoop(context: RoleContext): BackgroundTask {
-  const controller = new AbortController();
-  const running = runWebhookLoop({ ...context, signal: controller.signal });
-  return {
-    async stop() {
-      controller.abort();
-      await running;
-    },
-  };
 }

@@ -2,14 +2,15 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
-import type { Db } from './data/db.ts';
-import { isFirstStart, runFirstStart } from './first-start.ts';
-import { RedisRateLimitStore } from './http/rate-limit/redis-store.ts';
-import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit/store.ts';
-import { type BackgroundTask, firstStartSteps, startScheduler } from './roles.ts';
-import { openDatabase, shutdownSignal, warnWithoutPublicUrl, withTimeout } from './runtime.ts';
+import { buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../data/db.ts';
+import { RedisRateLimitStore } from '../http/rate-limit/redis-store.ts';
+import { MemoryRateLimitStore, type RateLimitStore } from '../http/rate-limit/store.ts';
+import { withTimeout } from '../timeout.ts';
+import { startScheduler } from './background.ts';
+import { firstStartSteps, isFirstStart, runFirstStart } from './first-start.ts';
+import { openDatabase, shutdownSignal, warnWithoutPublicUrl } from './runtime.ts';
 
 /**
  * How long in-flight requests get to finish after SIGTERM before their connections are cut. Below
@@ -132,7 +133,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       : [];
 
     if (config.scheduler) {
-      const scheduler: BackgroundTask = await startScheduler(context);
+      const scheduler = startScheduler(context);
       // Stopped first: no scan starts while the server drains.
       cleanups.push(() => scheduler.stop());
     }

@@ -1,0 +1,165 @@
+import { MIRROR_SOURCE } from '../../domain/sources.ts';
+import {
+  bandBuckets,
+  bandLengths,
+  bandThreshold,
+  type IndexedRecordRow,
+  watchTokens,
+} from '../../matching/candidates.ts';
+import { coverageSearch } from '../../matching/coverage.ts';
+import type { PreparedWatch } from '../../matching/decide.ts';
+import type { RegisterRecord } from '../../register/record.ts';
+import type { Db, Queryable } from '../db.ts';
+
+// The register mirror's SQL for scans (table marks, source `global_trademark_database`): the candidate query of the one candidate rule
+// (src/matching/candidates.ts), the keys of a range of changes for the in-memory index of
+// src/scan/sources/recent-changes.ts, and the records themselves.
+
+/**
+ * A register record as a source returns it for the final decision: the normalized record, and the
+ * words its office says are disclaimed (USPTO disclaimers, from the raw payload; empty otherwise).
+ */
+export type CandidateRecord = RegisterRecord & { disclaimed?: string[] };
+
+/** A range of the source's change sequence: (fromSeq, toSeq]. A full scan starts at 0. */
+export type SeqRange = { fromSeq: number; toSeq: number };
+
+const RECORD_COLUMNS = `m.external_id AS "externalId", m.mark_text AS "markText",
+  m.owner_name AS "ownerName", m.owner_country_code AS "ownerCountryCode",
+  m.jurisdiction, m.designations, iso_ms(m.filed_at) AS "filedAt",
+  iso_ms(m.registered_at) AS "registeredAt", iso_ms(m.expires_at) AS "expiresAt",
+  iso_ms(m.published_at) AS "publishedAt",
+  m.status, m.classes, m.logo_url AS "logoUrl", m.raw_payload AS "rawPayload",
+  ARRAY(SELECT jsonb_array_elements_text(
+    CASE jsonb_typeof(m.raw_payload->'disclaimedWords') WHEN 'array'
+      THEN m.raw_payload->'disclaimedWords' ELSE '[]'::jsonb END)) AS disclaimed`;
+
+/**
+ * The two-edit band as OR-ed branches, one per trigram index bucket that overlaps the lengths the
+ * band allows; each branch names its bucket literally so that the planner can use that partial
+ * index. `$param` is the brand's compact text.
+ */
+function bandBranches(length: number, param: string): string[] {
+  const { low, high } = bandLengths(length);
+  const out: string[] = [];
+  for (const [from, to] of bandBuckets(length)) {
+    const bucket =
+      to === null
+        ? `m.compact_len >= ${from}`
+        : from === to
+          ? `m.compact_len = ${from}`
+          : `m.compact_len BETWEEN ${from} AND ${to}`;
+    out.push(
+      `(${bucket} AND m.compact_len BETWEEN ${low} AND ${high} AND m.compact_text % ${param})`,
+    );
+  }
+  return out;
+}
+
+/**
+ * Settings of the candidate query's transaction; `$1` is the band's trigram threshold. A custom
+ * plan for every execution (see findCandidates). No JIT, no parallel workers and no sequential
+ * scan: the query reads a few hundred rows at most, but the planner's estimate for `tokens &&`
+ * grows with the number of keys sent (a brand sends up to ~400 one-edit texts: estimated at a
+ * quarter of the table), so it would otherwise compile the query (80 ms), start two workers for
+ * 2 ms of index work, or (PGlite) read the whole table. Every branch of the query has an index.
+ */
+export const CANDIDATE_SETTINGS = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
+  set_config('jit', 'off', true),
+  set_config('max_parallel_workers_per_gather', '0', true),
+  set_config('enable_seqscan', 'off', true),
+  set_config('pg_trgm.similarity_threshold', $1, true)`;
+
+/**
+ * Candidates for `watch` among the mirror's records changed in `range`: records sharing a Nice
+ * class (or without any: their source publishes none), possibly covering a watched territory, and
+ * any of the watch's search keys, each served by an index (002_register_mirror.sql,
+ * 008_alert_assessment.sql, docs/matching.md): tokens (forms, words, runs, stems, anchors and the
+ * texts one edit away); phonetic codes; and, for brands of 8+ characters, trigram similarity of
+ * the compact text within the length buckets of the two-edit band. The planner combines them
+ * (BitmapOr); the pure module makes the final decision.
+ */
+export async function queryCandidates(
+  db: Db,
+  watch: PreparedWatch,
+  range: SeqRange,
+): Promise<CandidateRecord[]> {
+  const keys = watch.search;
+  // Territory prefilter; the pure module still decides coverage exactly (coverage.ts).
+  const territory = coverageSearch(watch.designations);
+  const params: unknown[] = [
+    [...watch.classes],
+    range.fromSeq,
+    range.toSeq,
+    territory.jurisdictions,
+    territory.woDesignations,
+    watchTokens(watch),
+  ];
+  // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts;
+  // its words and runs, so the one-edit texts find near forms inside it too.
+  const textMatch = ['m.tokens && $6::text[]'];
+  if (keys.phonetic.length > 0) {
+    params.push(keys.phonetic);
+    textMatch.push(`m.sound_codes && $${params.length}::text[]`);
+  }
+  if (keys.useTrigram) {
+    // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
+    params.push(keys.compact);
+    textMatch.push(...bandBranches(keys.compact.length, `$${params.length}`));
+  }
+  const sql = `SELECT ${RECORD_COLUMNS}
+   FROM marks m
+  WHERE m.source_code = '${MIRROR_SOURCE}'
+    AND (m.classes && $1::int[] OR m.classes = '{}')
+    AND m.change_seq > $2 AND m.change_seq <= $3
+    AND (m.jurisdiction = ANY($4::text[])
+         OR (m.jurisdiction = 'WO' AND m.designations && $5::text[]))
+    AND (${textMatch.join('\n             OR ')})`;
+  // Settings must be set on the connection that runs the query: a transaction pins both to one
+  // connection, and `set_config(…, true)` ends with it. A custom plan for every execution: the
+  // driver prepares statements, and a generic plan (chosen after five executions) cannot see the
+  // sequence range or the keys, so it scans the change_seq index over the whole mirror
+  // (seconds on a million records) instead of combining the GIN indexes.
+  return db.transaction(async (tx) => {
+    await tx.query(CANDIDATE_SETTINGS, [String(keys.useTrigram ? bandThreshold(watch) : 0.3)]);
+    return tx.query<CandidateRecord>(sql, params);
+  });
+}
+
+/** The search keys of the mirror's records changed in `range`, for the in-memory index. */
+export async function readChangedKeys(db: Queryable, range: SeqRange): Promise<IndexedRecordRow[]> {
+  return db.query<IndexedRecordRow>(
+    `SELECT id, tokens, sound_codes AS sound, compact_text AS compact, compact_len AS len, classes,
+            jurisdiction, designations
+       FROM marks
+      WHERE source_code = $1 AND change_seq > $2 AND change_seq <= $3`,
+    [MIRROR_SOURCE, range.fromSeq, range.toSeq],
+  );
+}
+
+/**
+ * The records of these ids still in `range`: one changed again since is left to the scan that
+ * covers its new sequence value.
+ */
+export async function readRecordsInRange(
+  db: Queryable,
+  ids: number[],
+  range: SeqRange,
+): Promise<CandidateRecord[]> {
+  return db.query<CandidateRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM marks m
+      WHERE m.id = ANY($1::bigint[]) AND m.change_seq > $2 AND m.change_seq <= $3`,
+    [ids, range.fromSeq, range.toSeq],
+  );
+}
+
+export async function findRecordByExternalId(
+  db: Queryable,
+  externalId: string,
+): Promise<CandidateRecord | null> {
+  const rows = await db.query<CandidateRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM marks m WHERE m.source_code = $1 AND m.external_id = $2`,
+    [MIRROR_SOURCE, externalId],
+  );
+  return rows[0] ?? null;
+}
