@@ -6,7 +6,7 @@ export const FINDINGS = `### What was changed for these figures, and what was tr
 Measured while developing on the same 2-core machine (shared with other test suites, so wall
 times vary; CPU times and buffer counts much less).
 
-**Candidate query** (\`src/scan/sources/register-mirror.ts\`, indexes in
+**Candidate query** (\`src/data/repositories/mirror-candidates.ts\`, indexes in
 \`002_register_mirror.sql\`), full scan of 200 watches on 1,000,000 records:
 
 | step | query time p50 / p99 | buffers read p50 / p99 |
