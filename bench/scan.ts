@@ -46,7 +46,7 @@ import {
   type PreparedWatch,
   prepareWatch,
 } from '../src/matching/decide.ts';
-import { importRecordFiles } from '../src/register/import.ts';
+import { importRecordFiles } from '../src/mirror/import.ts';
 import { createScanner } from '../src/scan/scanner.ts';
 import {
   type BaselineWatch,

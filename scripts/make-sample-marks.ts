@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { extractZipEntries } from '../src/mirror/zip-entries.ts';
 import { readRecordFile } from '../src/register/read-records.ts';
 import type { RegisterRecord } from '../src/register/record.ts';
 import { parseRegisterRecord } from '../src/register/record.ts';
 import { SAMPLE_MARKS_PATH } from '../src/register/sample-marks.ts';
-import { extractZipEntries } from '../src/register/sync/zip-entries.ts';
 
 const USPTO_DIR = fileURLToPath(new URL('../test/fixtures/uspto/', import.meta.url));
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_CACHE_BYTES } from './domain/page-cache.ts';
-import { FEED_NAMES, isHttpUrl } from './register/sync/feeds.ts';
+import { FEED_NAMES, isHttpUrl } from './register/feeds.ts';
 
 // The only module that reads process.env. Everything else receives a Config.
 const PORT_MESSAGE = 'must be an integer from 0 to 65535';

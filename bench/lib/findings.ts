@@ -57,7 +57,7 @@ unused), matches each watch's keys in memory and reads only the matching records
 re-checking the range: 19.7 s, 1.4 ms of PostgreSQL CPU per watch, the same alerts, and the same
 candidates as the SQL query for 400 watches over a 100,000-record range.
 
-**Import** (\`src/register/import.ts\`, \`src/data/repositories/marks.ts\`, \`src/matching/normalize.ts\`).
+**Import** (\`src/mirror/import.ts\`, \`src/data/repositories/marks.ts\`, \`src/matching/normalize.ts\`).
 Earlier: one batch written while the next is read, validated and keyed; the GIN pending lists
 merged and the table analysed at the end of a large import; the btree on external_id dropped (the
 unique key starts with it). That gave 3,600–4,200 records/s on a million records with ~126 µs of
@@ -106,7 +106,7 @@ machine now is, through the Unix-domain socket: 23 + 33 µs per record; two runs
 20,048 records/s with one batch in flight. The importer now stages the next batch (COPY into the
 session's staging table, no lock) on a second connection while the previous one merges under the
 import lock; a batch merges only after the one before it committed, so file order still decides
-(\`src/register/import.ts\`): 20,048 → 25,378 records/s back to back. What would move it further: fewer
+(\`src/mirror/import.ts\`): 20,048 → 25,378 records/s back to back. What would move it further: fewer
 GIN entries (the token index is a third of PostgreSQL's time: e.g. the look-alike form instead of
 the compact form where they differ, words and joins only where a rule can use them), the index
 builds above for a first load into an empty mirror done as an explicit offline operation, or more

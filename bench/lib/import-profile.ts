@@ -10,7 +10,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Db, Queryable } from '../../src/data/db.ts';
 import { markCopyRows } from '../../src/data/repositories/marks.ts';
-import { toMarkUpsert } from '../../src/register/import.ts';
+import { toMarkUpsert } from '../../src/mirror/import.ts';
 import { parseRegisterRecord, type RegisterRecord } from '../../src/register/record.ts';
 import { databaseCpu, nodeCpuMs } from './cpu.ts';
 

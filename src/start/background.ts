@@ -1,4 +1,4 @@
-import { runRegisterSyncLoop } from '../register/sync/schedule.ts';
+import { runRegisterSyncLoop } from '../mirror/schedule.ts';
 import type { BackgroundTask, RoleContext } from './context.ts';
 import { runScanLoops } from './scan-loops.ts';
 import { runWebhookLoop } from './webhook-loop.ts';

@@ -4,7 +4,7 @@ import { countMarks } from '../data/repositories/marks.ts';
 import { createAccountService } from '../domain/accounts.ts';
 import { SCOPES } from '../domain/api-keys.ts';
 import { randomBase62 } from '../domain/ids.ts';
-import { importRecordFiles } from '../register/import.ts';
+import { importRecordFiles } from '../mirror/import.ts';
 import { SAMPLE_MARKS_PATH } from '../register/sample-marks.ts';
 import type { RoleContext } from './context.ts';
 

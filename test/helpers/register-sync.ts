@@ -1,8 +1,8 @@
 import { after, before, beforeEach } from 'node:test';
 import pino from 'pino';
 import type { Db } from '../../src/data/db.ts';
-import { usptoDaily } from '../../src/register/sync/feeds.ts';
-import { type SyncOptions, syncFeed } from '../../src/register/sync/sync.ts';
+import { type SyncOptions, syncFeed } from '../../src/mirror/sync.ts';
+import { usptoDaily } from '../../src/register/feeds.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { type FeedServer, startFeedServer, zipOf } from './feed-server.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from '../../src/data/db.ts';
-import { type ImportOptions, importRecordFiles } from '../../src/register/import.ts';
+import { type ImportOptions, importRecordFiles } from '../../src/mirror/import.ts';
 
 let counter = 0;
 

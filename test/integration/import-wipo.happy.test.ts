@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { importRecordFiles } from '../../src/register/import.ts';
+import { importRecordFiles } from '../../src/mirror/import.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 const WIPO = 'test/fixtures/wipo';

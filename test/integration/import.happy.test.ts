@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
-import { importRecordFiles } from '../../src/register/import.ts';
+import { importRecordFiles } from '../../src/mirror/import.ts';
 import { SAMPLE_MARKS_PATH } from '../../src/register/sample-marks.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';

@@ -4,7 +4,7 @@ import { before, beforeEach, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
-import { runDueSyncs, runRegisterSyncLoop } from '../../src/register/sync/schedule.ts';
+import { runDueSyncs, runRegisterSyncLoop } from '../../src/mirror/schedule.ts';
 import type { FeedServer } from '../helpers/feed-server.ts';
 import { FAST_HTTP, quietLogger, SEED_ZIP, syncTestContext } from '../helpers/register-sync.ts';
 

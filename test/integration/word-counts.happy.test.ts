@@ -12,7 +12,7 @@ import { PLANS } from '../../src/domain/plans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
 import { createLogger } from '../../src/logger.ts';
-import { importRecordFiles } from '../../src/register/import.ts';
+import { importRecordFiles } from '../../src/mirror/import.ts';
 import { createScanner } from '../../src/scan/scanner.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';

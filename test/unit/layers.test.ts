@@ -9,6 +9,39 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 /** Folders whose modules face users (HTTP, dashboard, command line): they call services only. */
 const INTERFACES = ['http/', 'dashboard/', 'cli/', 'app.ts'];
 const REPOSITORIES = 'data/repositories/';
+/** The register readers: pure parsing, whose only I/O is reading the file they are given. */
+const REGISTER = 'register/';
+/** Packages that reach a database, a socket or another process. */
+const IO_PACKAGES = [
+  'node:child_process',
+  'node:dgram',
+  'node:dns',
+  'node:http',
+  'node:http2',
+  'node:https',
+  'node:net',
+  'node:tls',
+  'node:worker_threads',
+  '@electric-sql/pglite',
+  'ioredis',
+  'nodemailer',
+  'postgres',
+];
+/** The parts of node:fs that change files: reading one is all a register reader may do. */
+const FILE_WRITES = new Set([
+  'appendFile',
+  'copyFile',
+  'cp',
+  'createWriteStream',
+  'mkdir',
+  'mkdtemp',
+  'rename',
+  'rm',
+  'rmdir',
+  'truncate',
+  'unlink',
+  'writeFile',
+]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -21,6 +54,12 @@ function sourceFiles(dir: string): string[] {
 // Static, type-only and dynamic imports and re-exports alike: a type import is a dependency too.
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'(\.{1,2}\/[^']+)'/gm;
 
+// The same forms, for what is not a path: node's modules and packages.
+const PACKAGE_IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'([^.'][^']*)'/gm;
+// The names a module imports from node:fs or node:fs/promises (`{ a, b as c }`; sync forms too).
+const FS_NAMES = /\bimport\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'node:fs(?:\/promises)?'/g;
+const FS_WHOLE = /\bimport\s+(?:\*\s+as\s+)?\w+\s+from\s*'node:fs(?:\/promises)?'/;
+
 /** Every module of src/ (path relative to src/) with the src/ modules it imports. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
@@ -32,6 +71,43 @@ function importGraph(): Map<string, string[]> {
     graph.set(relative(SRC, file), targets);
   }
   return graph;
+}
+
+/** What a module does beyond computing: the I/O packages and file-changing calls it imports. */
+function ioOf(module: string): string[] {
+  const text = readFileSync(join(SRC, module), 'utf8');
+  const packages = [...text.matchAll(PACKAGE_IMPORT)]
+    .map((m) => m[1] as string)
+    .filter((name) => IO_PACKAGES.includes(name));
+  const writes = [...text.matchAll(FS_NAMES)]
+    .flatMap((m) => (m[1] as string).split(','))
+    .map(
+      (name) =>
+        name
+          .trim()
+          .split(/\s+as\s+/)[0]
+          ?.replace(/Sync$/, '') ?? '',
+    )
+    .filter((name) => FILE_WRITES.has(name))
+    .map((name) => `node:fs ${name}`);
+  // A whole-module import of node:fs could call anything: a reader names what it uses.
+  const whole = FS_WHOLE.test(text) ? ['node:fs (whole module)'] : [];
+  return [...packages, ...writes, ...whole];
+}
+
+/** The modules a module reaches through its imports, itself included. */
+function reachable(graph: Map<string, string[]>, from: string): string[] {
+  const seen = new Set<string>([from]);
+  const queue = [from];
+  for (let node = queue.shift(); node !== undefined; node = queue.shift()) {
+    for (const next of graph.get(node) ?? []) {
+      if (graph.has(next) && !seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return [...seen];
 }
 
 /** The import cycles of a graph, each as the path that closes it (Tarjan's strongly connected components). */
@@ -102,6 +178,19 @@ describe('the layers of src/', () => {
       .filter(([module]) => INTERFACES.some((folder) => module.startsWith(folder)))
       .flatMap(([module, targets]) =>
         targets.filter((t) => t.startsWith(REPOSITORIES)).map((t) => `${module} → ${t}`),
+      );
+    assert.deepEqual(offenders, []);
+  });
+
+  it('keep register/ pure parsing: no module it reaches touches the database, the network or writes a file', () => {
+    const offenders = [...graph.keys()]
+      .filter((module) => module.startsWith(REGISTER))
+      .flatMap((module) =>
+        reachable(graph, module).flatMap((reached) => {
+          const via = reached === module ? module : `${module} → … → ${reached}`;
+          if (reached.startsWith('data/')) return [via];
+          return ioOf(reached).map((io) => `${via} (${io})`);
+        }),
       );
     assert.deepEqual(offenders, []);
   });

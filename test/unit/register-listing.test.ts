@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { usptoDaily } from '../../src/register/sync/feeds.ts';
-import { parseHtmlListing } from '../../src/register/sync/listing.ts';
+import { usptoDaily } from '../../src/register/feeds.ts';
+import { parseHtmlListing } from '../../src/register/listing.ts';
 
 const PAGE = 'https://mirror.example/trademark/dailyxml/applications/';
 

@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import { importRecordFiles } from '../../register/import.ts';
+import { importRecordFiles } from '../../mirror/import.ts';
 import { assertReadable } from '../../register/read-records.ts';
 import { defineCommand } from '../command.ts';
 

@@ -1,5 +1,5 @@
-import { FEED_NAMES } from '../../register/sync/feeds.ts';
-import { registerFilesSeen } from '../../register/sync/sync.ts';
+import { registerFilesSeen } from '../../mirror/sync.ts';
+import { FEED_NAMES } from '../../register/feeds.ts';
 import { defineCommand } from '../command.ts';
 
 export const command = defineCommand({

@@ -1,6 +1,6 @@
 import { MultiBar, type SingleBar } from 'cli-progress';
-import { FEED_NAMES, findFeed, isHttpUrl } from '../../register/sync/feeds.ts';
-import { type SyncReport, syncFeed } from '../../register/sync/sync.ts';
+import { type SyncReport, syncFeed } from '../../mirror/sync.ts';
+import { FEED_NAMES, findFeed, isHttpUrl } from '../../register/feeds.ts';
 import { defineCommand, UsageError } from '../command.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
-import type { Db } from '../../data/db.ts';
-import { claimScheduledDay } from '../../data/repositories/register-files.ts';
-import { findFeed } from './feeds.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../data/db.ts';
+import { claimScheduledDay } from '../data/repositories/register-files.ts';
+import { findFeed } from '../register/feeds.ts';
 import type { HttpOptions } from './http-download.ts';
 import { type SyncReport, syncFeed } from './sync.ts';
 

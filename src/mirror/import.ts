@@ -7,8 +7,8 @@ import {
 } from '../data/repositories/marks.ts';
 import { MIRROR_SOURCE } from '../domain/sources.ts';
 import { matchKeys } from '../matching/normalize.ts';
-import { type ReadProgress, RecordFileError, readRecordFile } from './read-records.ts';
-import type { RegisterRecord } from './record.ts';
+import { type ReadProgress, RecordFileError, readRecordFile } from '../register/read-records.ts';
+import type { RegisterRecord } from '../register/record.ts';
 
 export type ImportError = { file: string; line: number | null; message: string };
 

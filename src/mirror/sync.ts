@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Db } from '../../data/db.ts';
+import type { Db } from '../data/db.ts';
 import {
   claimFeedLease,
   finishRegisterFile,
@@ -11,18 +11,18 @@ import {
   releaseFeedLease,
   renewFeedLease,
   startRegisterFile,
-} from '../../data/repositories/register-files.ts';
-import { ApiError } from '../../domain/errors.ts';
-import { newWorkerId } from '../../scan/scanner.ts';
-import { importRecordFiles } from '../import.ts';
-import type { Feed } from './feeds.ts';
+} from '../data/repositories/register-files.ts';
+import { ApiError } from '../domain/errors.ts';
+import type { Feed } from '../register/feeds.ts';
+import { type ListedFile, parseHtmlListing } from '../register/listing.ts';
+import { newWorkerId } from '../scan/scanner.ts';
 import {
   DEFAULT_HTTP_OPTIONS,
   downloadToFile,
   fetchText,
   type HttpOptions,
 } from './http-download.ts';
-import { type ListedFile, parseHtmlListing } from './listing.ts';
+import { importRecordFiles } from './import.ts';
 import { extractZipEntries } from './zip-entries.ts';
 
 /** How many of the newest listed files the first sync of a feed loads when no --since is given. */
