@@ -65,29 +65,29 @@ export function hashPassword(password: string): Promise<string> {
   return argon2Hash(password);
 }
 
-export function serializeOrganization(row: repo.OrganizationRow) {
-  return { id: row.id, name: row.name, tier: row.tier, createdAt: row.created_at.toISOString() };
+export function serializeOrganization(org: repo.OrganizationRecord) {
+  return { id: org.id, name: org.name, tier: org.tier, createdAt: org.createdAt.toISOString() };
 }
 
-export function serializeUser(row: repo.UserRow) {
+export function serializeUser(user: repo.UserRecord) {
   return {
-    id: row.id,
-    email: row.email,
-    tier: row.tier,
-    organizationId: row.organization_id,
-    hasPassword: row.password_hash !== null,
-    createdAt: row.created_at.toISOString(),
+    id: user.id,
+    email: user.email,
+    tier: user.tier,
+    organizationId: user.organizationId,
+    hasPassword: user.passwordHash !== null,
+    createdAt: user.createdAt.toISOString(),
   };
 }
 
-export function serializeKey(row: repo.ApiKeyRow) {
+export function serializeKey(key: repo.ApiKeyRecord) {
   return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    scopes: row.scopes,
-    createdAt: row.created_at.toISOString(),
-    revokedAt: row.revoked_at?.toISOString() ?? null,
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    createdAt: key.createdAt.toISOString(),
+    revokedAt: key.revokedAt?.toISOString() ?? null,
   };
 }
 
@@ -184,7 +184,7 @@ export function createAccountService(db: Db) {
         hash: generated.hash,
         scopes: [...new Set(input.scopes as Scope[])],
       });
-      return { ...serializeKey(row), userId: row.user_id, key: generated.plaintext };
+      return { ...serializeKey(row), userId: row.userId, key: generated.plaintext };
     },
 
     /** Operator revocation (any key), or a user's own (userId given: others' keys are absent). */
@@ -197,7 +197,7 @@ export function createAccountService(db: Db) {
     async listKeys(userId: string) {
       return (await repo.listApiKeys(db, userId)).map((row) => ({
         ...serializeKey(row),
-        lastUsedAt: row.last_used_at?.toISOString() ?? null,
+        lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
       }));
     },
 

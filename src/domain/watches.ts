@@ -83,7 +83,7 @@ export function createWatchService(db: Db) {
         if (input.active === true && plan.maxActiveWatches !== null) {
           await repo.lockOwner(tx, principal.ownerId);
         }
-        const current = await repo.getWatchRow(tx, principal.ownerId, id, { forUpdate: true });
+        const current = await repo.getWatchRecord(tx, principal.ownerId, id, { forUpdate: true });
         if (!current) throw notFound();
         // On PATCH a too-fast cadence is a validation failure, not a quota breach.
         if (input.scanCadence !== undefined && isFasterThanAllowed(plan, input.scanCadence)) {

@@ -27,8 +27,8 @@ export async function flushDueEmails(
           messageId: `<${message.id}@trademark-watch>`,
           to: message.recipients,
           subject: message.subject,
-          text: message.body_text,
-          html: message.body_html,
+          text: message.bodyText,
+          html: message.bodyHtml,
         });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
@@ -41,7 +41,7 @@ export async function flushDueEmails(
         result.failed++;
         continue;
       }
-      await db.transaction((tx) => markSent(tx, message.id, message.alert_ids));
+      await db.transaction((tx) => markSent(tx, message.id, message.alertIds));
       result.sent++;
     }
   }

@@ -7,7 +7,7 @@ import {
   claimFeedLease,
   finishRegisterFile,
   listRegisterFiles,
-  type RegisterFileRow,
+  type RegisterFileRecord,
   releaseFeedLease,
   renewFeedLease,
   startRegisterFile,
@@ -69,7 +69,7 @@ export type SyncOptions = {
  */
 function filesToConsider(
   listed: ListedFile[],
-  known: RegisterFileRow[],
+  known: RegisterFileRecord[],
   since: string | undefined,
 ): ListedFile[] {
   if (since !== undefined) return listed.filter((file) => file.date >= since);
@@ -167,7 +167,7 @@ async function loadFile(
   }
 }
 
-function skippedReport(row: RegisterFileRow): SyncFileReport {
+function skippedReport(row: RegisterFileRecord): SyncFileReport {
   return {
     name: row.name,
     status: 'skipped',
@@ -185,7 +185,7 @@ function skippedReport(row: RegisterFileRow): SyncFileReport {
  * feed's lease held fails with a `conflict` error, and an unreadable listing with `unavailable`.
  */
 /** Every register file a feed (or every feed) has seen, for `tmwatch registers list`. */
-export function registerFilesSeen(db: Db, feed?: string): Promise<RegisterFileRow[]> {
+export function registerFilesSeen(db: Db, feed?: string): Promise<RegisterFileRecord[]> {
   return listRegisterFiles(db, feed);
 }
 

@@ -58,7 +58,7 @@ const RETRY_AFTER_FAILURE_SECONDS = 300;
  */
 export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Promise<ScanOutcome> {
   const startedAt = new Date();
-  const mode = watch.needs_full_scan ? 'full' : 'incremental';
+  const mode = watch.needsFullScan ? 'full' : 'incremental';
   const outcome: ScanOutcome = {
     watchId: watch.id,
     mode,
@@ -79,7 +79,7 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
       await wordStatsFor(deps.db, statsWordsOf(watch.name)),
     );
     const conflicts: { source: SourceAdapter; record: CandidateRecord; decision: Decision }[] = [];
-    let fromSeq = mode === 'full' ? 0 : watch.scanned_seq;
+    let fromSeq = mode === 'full' ? 0 : watch.scannedSeq;
     let toSeq = fromSeq;
     let logoUrl: string | null = null;
     for (const code of watch.sources) {
@@ -87,14 +87,14 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
       if (!source) throw new Error(`no adapter for source ${code}`);
       toSeq = await source.currentSeq(deps.db);
       // A watch's own application (logoSt13) is where its logo comes from, never a hit.
-      if (watch.logo_st13 !== null && watch.logo_url === null) {
-        logoUrl = (await source.findByExternalId(deps.db, watch.logo_st13))?.logoUrl ?? null;
+      if (watch.logoSt13 !== null && watch.logoUrl === null) {
+        logoUrl = (await source.findByExternalId(deps.db, watch.logoSt13))?.logoUrl ?? null;
       }
       if (toSeq <= fromSeq) continue;
       const candidates = await source.findCandidates(deps.db, prepared, { fromSeq, toSeq });
       outcome.candidatesExamined += candidates.length;
       for (const record of candidates) {
-        if (record.externalId === watch.logo_st13) continue;
+        if (record.externalId === watch.logoSt13) continue;
         const decision = decideConflictPrepared(prepared, record);
         if (decision.conflict) conflicts.push({ source, record, decision });
       }
@@ -162,14 +162,14 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
       await enqueueAlertEvents(
         tx,
         'alert.created',
-        watch.owner_id,
+        watch.ownerId,
         newAlerts.map((a) => a.alertId),
       );
       await completeScan(
         tx,
         watch,
         toSeq,
-        cadenceIntervalMs(watch.scan_cadence as Cadence) / 1000,
+        cadenceIntervalMs(watch.scanCadence as Cadence) / 1000,
         logoUrl,
       );
     });
@@ -201,8 +201,8 @@ async function recordFailure(
         mode,
         worker: deps.workerId,
         startedAt,
-        fromSeq: watch.scanned_seq,
-        toSeq: watch.scanned_seq,
+        fromSeq: watch.scannedSeq,
+        toSeq: watch.scannedSeq,
         candidatesExamined: 0,
         hitsCreated: 0,
         alertsCreated: 0,
@@ -224,7 +224,7 @@ async function queueAlertEmail(
   scanRunId: string,
   alerts: { alertId: string; record: CandidateRecord; assessment: Assessment }[],
 ) {
-  const mailing = await ownerMailing(tx, watch.owner_id);
+  const mailing = await ownerMailing(tx, watch.ownerId);
   if (!mailing || !PLANS[mailing.tier as Tier]?.alertEmail || mailing.recipients.length === 0) {
     return;
   }
@@ -251,7 +251,7 @@ async function queueAlertEmail(
   );
   await insertOutboxMessage(tx, {
     id: newId('eml'),
-    ownerId: watch.owner_id,
+    ownerId: watch.ownerId,
     scanRunId,
     recipients: mailing.recipients,
     alertIds: alerts.map((a) => a.alertId),

@@ -42,7 +42,7 @@ export async function deliverDueWebhooks(
       due.map(async (delivery) => {
         const headers = signatureHeaders(
           delivery.secret,
-          delivery.event_id,
+          delivery.eventId,
           delivery.body,
           new Date(),
         );
@@ -66,14 +66,14 @@ export async function deliverDueWebhooks(
         logger.warn(
           {
             deliveryId: delivery.id,
-            webhookId: delivery.webhook_id,
+            webhookId: delivery.webhookId,
             attempts: delivery.attempts,
             reason: outcome.error,
             retryInSeconds,
           },
           retryInSeconds === null ? 'webhook delivery failed for good' : 'webhook delivery failed',
         );
-        if (disabled) logger.warn({ webhookId: delivery.webhook_id }, 'webhook endpoint disabled');
+        if (disabled) logger.warn({ webhookId: delivery.webhookId }, 'webhook endpoint disabled');
       }),
     );
   }

@@ -149,6 +149,25 @@ export function importCycles(graph: Map<string, string[]>): string[][] {
   return cycles;
 }
 
+/** The fields of a module's exported object types that are snake_case (column names). */
+export function snakeCaseFields(text: string): string[] {
+  const fields: string[] = [];
+  for (const type of text.matchAll(/^export type (\w+)[^=]*=[^{;]*\{/gm)) {
+    // The type's body: up to the brace that closes the first one, nested objects included.
+    let depth = 1;
+    let end = (type.index as number) + type[0].length;
+    for (; end < text.length && depth > 0; end++) {
+      if (text[end] === '{') depth++;
+      else if (text[end] === '}') depth--;
+    }
+    const body = text.slice((type.index as number) + type[0].length, end);
+    for (const field of body.matchAll(/(?:^|[{;,])\s*([a-z0-9]+_[a-z0-9_]*)\??:/gm)) {
+      fields.push(`${type[1]}.${field[1]}`);
+    }
+  }
+  return fields;
+}
+
 describe('the layers of src/', () => {
   const graph = importGraph();
 
@@ -191,6 +210,19 @@ describe('the layers of src/', () => {
           if (reached.startsWith('data/')) return [via];
           return ioOf(reached).map((io) => `${via} (${io})`);
         }),
+      );
+    assert.deepEqual(offenders, []);
+  });
+
+  it('have repositories return camelCase records: no exported type names a column', () => {
+    const sample = `export type A = {\n  id: string;\n  owner_id: string;\n};
+export type B = { id: string; created_at: Date };
+export type C = Base & { nested: { last_seen: Date } };\n`;
+    assert.deepEqual(snakeCaseFields(sample), ['A.owner_id', 'B.created_at', 'C.last_seen']);
+    const offenders = [...graph.keys()]
+      .filter((module) => module.startsWith(REPOSITORIES))
+      .flatMap((module) =>
+        snakeCaseFields(readFileSync(join(SRC, module), 'utf8')).map((f) => `${module}: ${f}`),
       );
     assert.deepEqual(offenders, []);
   });

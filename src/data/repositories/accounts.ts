@@ -3,39 +3,49 @@ import { byOrdinal, coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
 import { isoMs } from './json-sql.ts';
 
-export type OrganizationRow = { id: string; name: string; tier: string; created_at: Date };
-export type UserRow = {
+export type OrganizationRecord = { id: string; name: string; tier: string; createdAt: Date };
+export type UserRecord = {
   id: string;
   email: string;
   tier: string;
-  organization_id: string | null;
-  password_hash: string | null;
-  created_at: Date;
+  organizationId: string | null;
+  passwordHash: string | null;
+  createdAt: Date;
 };
-export type ApiKeyRow = {
+/** An API key's metadata: never its hash. */
+export type ApiKeyRecord = {
   id: string;
-  user_id: string;
+  userId: string;
   name: string;
   prefix: string;
   scopes: string[];
-  created_at: Date;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
 };
+
+const ORGANIZATION = 'id, name, tier, created_at AS "createdAt"';
+const USER = `id, email, tier, organization_id AS "organizationId", password_hash AS "passwordHash",
+       created_at AS "createdAt"`;
+const API_KEY = `id, user_id AS "userId", name, prefix, scopes, created_at AS "createdAt",
+       revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"`;
 
 export async function insertOrganization(
   db: Queryable,
   o: { id: string; name: string; tier: string },
 ) {
-  const rows = await db.query<OrganizationRow>(
-    'INSERT INTO organizations (id, name, tier) VALUES ($1, $2, $3) RETURNING *',
+  const rows = await db.query<OrganizationRecord>(
+    `INSERT INTO organizations (id, name, tier) VALUES ($1, $2, $3) RETURNING ${ORGANIZATION}`,
     [o.id, o.name, o.tier],
   );
-  return rows[0] as OrganizationRow;
+  return rows[0] as OrganizationRecord;
 }
 
 export async function getOrganization(db: Queryable, id: string) {
-  const rows = await db.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id]);
+  const rows = await db.query<OrganizationRecord>(
+    `SELECT ${ORGANIZATION} FROM organizations WHERE id = $1`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
@@ -49,23 +59,24 @@ export async function insertUser(
     passwordHash: string | null;
   },
 ) {
-  const rows = await db.query<UserRow>(
+  const rows = await db.query<UserRecord>(
     `INSERT INTO users (id, email, tier, organization_id, password_hash)
-     VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+     VALUES ($1, $2, $3, $4, $5) RETURNING ${USER}`,
     [u.id, u.email, u.tier, u.organizationId, u.passwordHash],
   );
-  return rows[0] as UserRow;
+  return rows[0] as UserRecord;
 }
 
 export async function getUser(db: Queryable, id: string) {
-  const rows = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
+  const rows = await db.query<UserRecord>(`SELECT ${USER} FROM users WHERE id = $1`, [id]);
   return rows[0] ?? null;
 }
 
 export async function getUserByEmail(db: Queryable, email: string) {
-  const rows = await db.query<UserRow>('SELECT * FROM users WHERE lower(email) = lower($1)', [
-    email,
-  ]);
+  const rows = await db.query<UserRecord>(
+    `SELECT ${USER} FROM users WHERE lower(email) = lower($1)`,
+    [email],
+  );
   return rows[0] ?? null;
 }
 
@@ -74,12 +85,12 @@ export async function updateUser(
   id: string,
   changes: { tier?: string; organizationId?: string | null; passwordHash?: string },
 ) {
-  const rows = await db.query<UserRow>(
+  const rows = await db.query<UserRecord>(
     `UPDATE users SET
        tier = CASE WHEN $2::boolean THEN $3 ELSE tier END,
        organization_id = CASE WHEN $4::boolean THEN $5 ELSE organization_id END,
        password_hash = CASE WHEN $6::boolean THEN $7 ELSE password_hash END
-     WHERE id = $1 RETURNING *`,
+     WHERE id = $1 RETURNING ${USER}`,
     [
       id,
       changes.tier !== undefined,
@@ -102,29 +113,29 @@ export async function insertApiKey(
   db: Queryable,
   k: { id: string; userId: string; name: string; prefix: string; hash: string; scopes: string[] },
 ) {
-  const rows = await db.query<ApiKeyRow>(
+  const rows = await db.query<ApiKeyRecord>(
     `INSERT INTO api_keys (id, user_id, name, prefix, hash, scopes)
      VALUES ($1, $2, $3, $4, $5, $6::text[])
-     RETURNING id, user_id, name, prefix, scopes, created_at, revoked_at, last_used_at`,
+     RETURNING ${API_KEY}`,
     [k.id, k.userId, k.name, k.prefix, k.hash, k.scopes],
   );
-  return rows[0] as ApiKeyRow;
+  return rows[0] as ApiKeyRecord;
 }
 
 /** Revokes a key; a key already revoked keeps its first revocation time. */
 export async function revokeApiKey(db: Queryable, id: string, userId?: string) {
-  const rows = await db.query<ApiKeyRow>(
+  const rows = await db.query<ApiKeyRecord>(
     `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now_ms())
       WHERE id = $1 AND ($2::text IS NULL OR user_id = $2)
-      RETURNING id, user_id, name, prefix, scopes, created_at, revoked_at, last_used_at`,
+      RETURNING ${API_KEY}`,
     [id, userId ?? null],
   );
   return rows[0] ?? null;
 }
 
 export async function listApiKeys(db: Queryable, userId: string) {
-  return db.query<ApiKeyRow>(
-    `SELECT id, user_id, name, prefix, scopes, created_at, revoked_at, last_used_at
+  return db.query<ApiKeyRecord>(
+    `SELECT ${API_KEY}
        FROM api_keys WHERE user_id = $1 ORDER BY created_at DESC, id DESC`,
     [userId],
   );

@@ -1,12 +1,12 @@
 import type { Queryable } from '../db.ts';
 
-export type OutboxRow = {
+export type OutboxMessage = {
   id: string;
   recipients: string[];
-  alert_ids: string[];
+  alertIds: string[];
   subject: string;
-  body_text: string;
-  body_html: string;
+  bodyText: string;
+  bodyHtml: string;
   attempts: number;
 };
 
@@ -38,8 +38,8 @@ export async function claimDueMessages(
   db: Queryable,
   limit: number,
   claimSeconds: number,
-): Promise<OutboxRow[]> {
-  return db.query<OutboxRow>(
+): Promise<OutboxMessage[]> {
+  return db.query<OutboxMessage>(
     `UPDATE email_outbox SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
       WHERE id IN (
         SELECT id FROM email_outbox
@@ -48,7 +48,8 @@ export async function claimDueMessages(
          ORDER BY next_attempt_at
          LIMIT $1
          FOR UPDATE SKIP LOCKED)
-      RETURNING id, recipients, alert_ids, subject, body_text, body_html, attempts`,
+      RETURNING id, recipients, alert_ids AS "alertIds", subject, body_text AS "bodyText",
+                body_html AS "bodyHtml", attempts`,
     [limit, claimSeconds],
   );
 }

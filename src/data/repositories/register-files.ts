@@ -1,7 +1,7 @@
 import type { Queryable } from '../db.ts';
 
 /** One file a feed has listed and tried to load (table register_files). */
-export type RegisterFileRow = {
+export type RegisterFileRecord = {
   feed: string;
   name: string;
   url: string;
@@ -25,7 +25,7 @@ const SELECT = `SELECT feed, name, url, status, to_char(file_date, 'YYYY-MM-DD')
        first_seen_at AS "firstSeenAt", started_at AS "startedAt", finished_at AS "finishedAt"
   FROM register_files`;
 
-type RawRow = Omit<RegisterFileRow, 'firstSeenAt' | 'startedAt' | 'finishedAt'> & {
+type RawRow = Omit<RegisterFileRecord, 'firstSeenAt' | 'startedAt' | 'finishedAt'> & {
   firstSeenAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -33,7 +33,7 @@ type RawRow = Omit<RegisterFileRow, 'firstSeenAt' | 'startedAt' | 'finishedAt'> 
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
-function toRow(raw: RawRow): RegisterFileRow {
+function toRow(raw: RawRow): RegisterFileRecord {
   return {
     ...raw,
     firstSeenAt: raw.firstSeenAt.toISOString(),
@@ -43,7 +43,10 @@ function toRow(raw: RawRow): RegisterFileRow {
 }
 
 /** Every file of one feed (or of all feeds), oldest file date first. */
-export async function listRegisterFiles(db: Queryable, feed?: string): Promise<RegisterFileRow[]> {
+export async function listRegisterFiles(
+  db: Queryable,
+  feed?: string,
+): Promise<RegisterFileRecord[]> {
   const rows =
     feed === undefined
       ? await db.query<RawRow>(`${SELECT} ORDER BY feed, file_date, name`)
@@ -69,7 +72,7 @@ export async function startRegisterFile(
 
 /** How a load ended: the fields of the row it sets. */
 export type RegisterFileOutcome = Pick<
-  RegisterFileRow,
+  RegisterFileRecord,
   'bytes' | 'sha256' | 'imported' | 'updated' | 'skipped' | 'errors' | 'reason'
 > & { status: 'loaded' | 'failed' };
 

@@ -2,15 +2,15 @@ import type { Queryable } from '../db.ts';
 
 export type ClaimedWatch = {
   id: string;
-  owner_id: string;
+  ownerId: string;
   name: string;
   attributes: { niceClasses: number[]; designations: string[] };
-  scan_cadence: string;
+  scanCadence: string;
   sources: string[];
-  logo_url: string | null;
-  logo_st13: string | null;
-  scanned_seq: number;
-  needs_full_scan: boolean;
+  logoUrl: string | null;
+  logoSt13: string | null;
+  scannedSeq: number;
+  needsFullScan: boolean;
 };
 
 export type ClaimFilter = { kind: 'due' } | { kind: 'ids'; ids: string[] };
@@ -40,19 +40,20 @@ export async function claimWatches(
          ORDER BY next_scan_at
          LIMIT $3
          FOR UPDATE SKIP LOCKED)
-      RETURNING id, owner_id, name, attributes, scan_cadence, sources, logo_url, logo_st13,
-                scanned_seq, needs_full_scan`,
+      RETURNING id, owner_id AS "ownerId", name, attributes, scan_cadence AS "scanCadence",
+                sources, logo_url AS "logoUrl", logo_st13 AS "logoSt13",
+                scanned_seq AS "scannedSeq", needs_full_scan AS "needsFullScan"`,
     params,
   );
 }
 
 /** True if the lease is still this worker's; locks the row until the transaction ends. */
 export async function holdsLease(tx: Queryable, watchId: string, workerId: string) {
-  const rows = await tx.query<{ lease_owner: string | null }>(
-    'SELECT lease_owner FROM watches WHERE id = $1 FOR UPDATE',
+  const rows = await tx.query<{ leaseOwner: string | null }>(
+    'SELECT lease_owner AS "leaseOwner" FROM watches WHERE id = $1 FOR UPDATE',
     [watchId],
   );
-  return rows[0]?.lease_owner === workerId;
+  return rows[0]?.leaseOwner === workerId;
 }
 
 export async function insertScanRun(

@@ -2,16 +2,17 @@ import type { Queryable } from '../db.ts';
 import { type JsonBytes, Params, WATCH_JSON } from './json-sql.ts';
 import { ownedJsonLookup } from './owned-lookup.ts';
 
-export type WatchRow = {
+/** A watch as the rules read it before changing it (the API's JSON is built by PostgreSQL). */
+export type WatchRecord = {
   id: string;
-  owner_id: string;
-  watch_type: string;
+  ownerId: string;
+  watchType: string;
   name: string;
   attributes: { niceClasses: number[]; designations: string[] };
-  scan_cadence: string;
+  scanCadence: string;
   active: boolean;
-  logo_url: string | null;
-  logo_st13: string | null;
+  logoUrl: string | null;
+  logoSt13: string | null;
 };
 
 export type WatchListFilter = {
@@ -51,14 +52,15 @@ export function createWatchJsonLookup(db: Queryable) {
   return ownedJsonLookup(db, { table: 'watches', alias: 'w', json: WATCH_JSON });
 }
 
-export async function getWatchRow(
+export async function getWatchRecord(
   db: Queryable,
   ownerId: string,
   id: string,
   options: { forUpdate?: boolean } = {},
-): Promise<WatchRow | null> {
-  const rows = await db.query<WatchRow>(
-    `SELECT id, owner_id, watch_type, name, attributes, scan_cadence, active, logo_url, logo_st13
+): Promise<WatchRecord | null> {
+  const rows = await db.query<WatchRecord>(
+    `SELECT id, owner_id AS "ownerId", watch_type AS "watchType", name, attributes,
+            scan_cadence AS "scanCadence", active, logo_url AS "logoUrl", logo_st13 AS "logoSt13"
        FROM watches WHERE id = $1 AND owner_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [id, ownerId],
   );

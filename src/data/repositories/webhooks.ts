@@ -205,8 +205,8 @@ export async function insertDelivery(
 
 export type DueDelivery = {
   id: string;
-  webhook_id: string;
-  event_id: string;
+  webhookId: string;
+  eventId: string;
   body: string;
   attempts: number;
   url: string;
@@ -236,7 +236,8 @@ export async function claimDueDeliveries(
            LIMIT $1
            FOR UPDATE OF d SKIP LOCKED)
        RETURNING id, webhook_id, event_id, body, attempts)
-     SELECT c.id, c.webhook_id, c.event_id, c.body, c.attempts, k.url, k.secret
+     SELECT c.id, c.webhook_id AS "webhookId", c.event_id AS "eventId", c.body, c.attempts, k.url,
+            k.secret
        FROM claimed c JOIN webhooks k ON k.id = c.webhook_id`,
     [limit, leaseSeconds],
   );
@@ -251,7 +252,7 @@ export async function markDelivered(db: Queryable, delivery: DueDelivery, status
       WHERE id = $1`,
     [delivery.id, status],
   );
-  await db.query('UPDATE webhooks SET failing_since = NULL WHERE id = $1', [delivery.webhook_id]);
+  await db.query('UPDATE webhooks SET failing_since = NULL WHERE id = $1', [delivery.webhookId]);
 }
 
 /**
@@ -291,7 +292,7 @@ export async function markAttemptFailed(
        FROM k0
       WHERE k.id = k0.id
       RETURNING k0.disable AS disabled`,
-    [delivery.webhook_id, outcome.disableAfterSeconds, disabledReason(outcome.disableAfterSeconds)],
+    [delivery.webhookId, outcome.disableAfterSeconds, disabledReason(outcome.disableAfterSeconds)],
   );
   return rows[0]?.disabled ?? false;
 }
