@@ -6,9 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CSV_COLUMNS } from '../../src/dashboard/alerts-csv.ts';
-import { insertHitsWithAlerts } from '../../src/data/repositories/alerts.ts';
 import { EXPORT_PAGE_SIZE } from '../../src/domain/alert-review.ts';
-import { newId } from '../../src/domain/ids.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
 
 // The review desk (docs/dashboard.md) in Debian's chromium, driven by playwright-core, as
@@ -401,31 +399,16 @@ describe('the review desk in a browser', { skip }, () => {
     const { watchId } = await deskUser(page);
     const total = 10_000;
     for (let start = 0; start < total; start += 1000) {
-      await insertHitsWithAlerts(
-        server.db,
-        Array.from({ length: 1000 }, (_, i) => ({
-          id: newId('hit'),
-          watchId,
-          sourceCode: 'global_trademark_database',
-          externalId: `EM5000${String(start + i).padStart(11, '0')}`,
-          entityType: 'trademark',
-          displayName: `MARK ${start + i}`,
-          ownerName: 'Bulk Owner',
-          ownerCountryCode: 'DE',
-          jurisdiction: 'EM',
-          filedAt: '2026-10-01T00:00:00.000Z',
-          registeredAt: null,
-          expiresAt: null,
-          status: 'filed',
-          classes: [9],
-          rawPayload: {},
-          publishedAt: null,
-          opposition: null,
-          alertId: newId('alt'),
-          severity: 'low' as const,
-          rationale: '**Severity: low.** Bulk.',
-        })),
-      );
+      await server.make.makeAlerts(watchId, 1000, (i) => ({
+        externalId: `EM5000${String(start + i).padStart(11, '0')}`,
+        markText: `MARK ${start + i}`,
+        ownerName: 'Bulk Owner',
+        ownerCountryCode: 'DE',
+        classes: [9],
+        rawPayload: {},
+        severity: 'low',
+        rationale: '**Severity: low.** Bulk.',
+      }));
     }
     // Observe the real database's answers (nothing is replaced): the largest result the export
     // asked for must be one page, not the list.

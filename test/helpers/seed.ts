@@ -1,8 +1,9 @@
 import type { Db } from '../../src/data/db.ts';
-import { randomBase62 } from '../../src/domain/ids.ts';
-import { PLANS, type Tier } from '../../src/domain/plans.ts';
-import type { Principal } from '../../src/domain/principal.ts';
+import { newId, randomBase62 } from '../../src/domain/ids.ts';
 import { MIRROR_SOURCE } from '../../src/domain/sources.ts';
+
+// The only rows of the test suite written by hand: everything else is made through the domain
+// services (factories.ts), or by a scan.
 
 /**
  * Bulk rows written straight to the database, for tests that need hundreds of watches (quota caps,
@@ -44,18 +45,56 @@ export async function seedWatches(
   return rows.map((row) => row.id);
 }
 
-/** The caller a domain service sees, for rules no API tier can reach (Solo cadence and cap). */
-export function principalFor(
-  user: { id: string; email: string },
-  tier: Tier,
-  organization: { id: string; name: string } | null = null,
-): Principal {
-  return {
-    userId: user.id,
-    email: user.email,
-    organization,
-    plan: PLANS[tier],
-    ownerId: organization?.id ?? user.id,
-    key: null,
-  };
+/**
+ * A watch as the schema before migration 008 stored it, for the tests that upgrade such a
+ * database (the watch service writes today's schema).
+ */
+export async function insertWatchBefore008(db: Db, ownerId: string): Promise<string> {
+  const watchId = newId('wat');
+  await db.query(
+    `INSERT INTO watches (id, owner_id, created_by, watch_type, name, attributes, sources,
+                          scan_cadence)
+     VALUES ($1, $2, $2, 'trademark', 'Acme', '{"niceClasses":[9],"designations":["DE"]}',
+             ARRAY[$3::text], 'daily')`,
+    [watchId, ownerId, MIRROR_SOURCE],
+  );
+  return watchId;
+}
+
+/**
+ * An alert and its hit as the schema before migration 008 stored them (no severity, rationale,
+ * publication date or opposition window), for the tests that upgrade such a database: no service
+ * of today can write that shape.
+ */
+export async function insertAlertBefore008(
+  db: Db,
+  watchId: string,
+  options: { markText?: string; externalId?: string; jurisdiction?: string } = {},
+): Promise<string> {
+  const hitId = newId('hit');
+  const alertId = newId('alt');
+  const markText = options.markText ?? 'ACME';
+  const externalId = options.externalId ?? `EM5000000${hitId.slice(4, 12)}`;
+  await db.query(
+    `INSERT INTO hits (id, watch_id, source_code, external_id, entity_type, display_name,
+                       owner_name, owner_country_code, jurisdiction, filed_at, status, classes,
+                       raw_payload)
+     VALUES ($1, $2, $7, $3, 'trademark', $4, 'Acme Holdings Ltd', 'GB',
+             $5, '2026-10-01T00:00:00Z', 'filed', '{9,42}', $6)`,
+    [
+      hitId,
+      watchId,
+      externalId,
+      markText,
+      options.jurisdiction ?? 'EM',
+      { externalId, markText },
+      MIRROR_SOURCE,
+    ],
+  );
+  await db.query(
+    `INSERT INTO alerts (id, watch_id, hit_id, owner_id)
+     SELECT $1, $2, $3, owner_id FROM watches WHERE id = $2`,
+    [alertId, watchId, hitId],
+  );
+  return alertId;
 }

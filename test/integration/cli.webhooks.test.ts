@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { openDb } from '../../src/data/db.ts';
-import { insertWebhook } from '../../src/data/repositories/webhooks.ts';
-import { newId } from '../../src/domain/ids.ts';
-import { enqueueTestEvent } from '../../src/webhooks/events.ts';
+import { createWebhookService } from '../../src/domain/webhooks.ts';
 import {
   BIN,
   childEnv,
@@ -94,18 +92,10 @@ describe('tmwatch webhooks deliver (real processes, end to end)', () => {
     // Recorded before the worker starts: an embedded database has one process at a time.
     const db = await openDb({ databaseUrl: install.env.DATABASE_URL, dataDir: install.dataDir });
     try {
-      const user = await factories(db).makeUser();
-      const id = newId('whk');
-      await insertWebhook(db, {
-        id,
-        ownerId: user.id,
-        createdBy: user.id,
-        url: receiver.url,
-        events: ['alert.created'],
-        description: null,
-        secret: `whsec_${Buffer.alloc(32, 3).toString('base64')}`,
-      });
-      await enqueueTestEvent(db, id);
+      const make = factories(db);
+      const { principal } = await make.makeOwner();
+      const { id } = await make.makeWebhook(principal, { url: receiver.url });
+      await createWebhookService(db, { allowPrivateUrls: true }).sendTestEvent(principal, id);
     } finally {
       await db.close();
     }

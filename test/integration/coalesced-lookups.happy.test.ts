@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/data/db.ts';
 import { createPrincipalLookup } from '../../src/data/repositories/accounts.ts';
-import { createWatchJsonLookup, insertWatch } from '../../src/data/repositories/watches.ts';
+import { createWatchJsonLookup } from '../../src/data/repositories/watches.ts';
 import { createAccountService } from '../../src/domain/accounts.ts';
 import { hashApiKey } from '../../src/domain/api-keys.ts';
-import { newId } from '../../src/domain/ids.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { factories, principalFor } from '../helpers/factories.ts';
 
 // Lookups asked for together go to the database as one statement (src/data/coalesce.ts), and each
 // caller gets its own row (or null), never a neighbour's.
@@ -80,27 +80,18 @@ describe('coalesced lookups: concurrent lookups share a statement', () => {
 
   describe('watches by id', () => {
     it('each (owner, id) pair gets its own watch, or null when that owner does not own it', async () => {
-      const accounts = createAccountService(database.db);
+      const make = factories(database.db);
       const owners: string[] = [];
-      for (let i = 0; i < 3; i += 1) {
-        const user = await accounts.createUser({ email: `owner${i}@example.com`, tier: 'team' });
-        owners.push(user.id);
-      }
       const made: { ownerId: string; id: string }[] = [];
-      for (const ownerId of owners) {
+      for (let i = 0; i < 3; i += 1) {
+        const user = await make.accounts.createUser({
+          email: `owner${i}@example.com`,
+          tier: 'team',
+        });
+        owners.push(user.id);
         for (let n = 0; n < 3; n += 1) {
-          const id = newId('wat');
-          await insertWatch(database.db, {
-            id,
-            ownerId,
-            createdBy: ownerId,
-            watchType: 'trademark',
-            name: `Brand ${n}`,
-            attributes: { niceClasses: [9], countries: ['DE'] },
-            sources: ['global_trademark_database'],
-            scanCadence: 'daily',
-          });
-          made.push({ ownerId, id });
+          const { id } = await make.makeWatch(principalFor(user, 'team'), { name: `Brand ${n}` });
+          made.push({ ownerId: user.id, id });
         }
       }
       const lookup = createWatchJsonLookup(counting);

@@ -4,9 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
-import { PLANS } from '../../src/domain/plans.ts';
-import type { Principal } from '../../src/domain/principal.ts';
-import { createWatchService } from '../../src/domain/watches.ts';
 import { flushDueEmails, retryDelaySeconds } from '../../src/email/sender.ts';
 import { folderTransport, smtpTransport } from '../../src/email/transport.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -53,24 +50,10 @@ describe('alert e-mail', () => {
       makeRecord({ markText: 'NORTHWYND' }),
     ],
   ) {
-    const user = await factories(db).makeUser({ tier });
-    const principal: Principal = {
-      userId: user.id,
-      email: user.email,
-      organization: null,
-      plan: PLANS[tier],
-      ownerId: user.id,
-      key: null,
-    };
+    const make = factories(db);
+    const { user, principal } = await make.makeOwner({ tier });
     await importRecords(db, records);
-    const watch = JSON.parse(
-      await createWatchService(db).create(principal, {
-        watchType: 'trademark',
-        name: 'Northwind',
-        attributes: { niceClasses: [9], designations: ['DE'] },
-        scanCadence: 'weekly',
-      }),
-    ) as { id: string };
+    const watch = await make.makeWatch(principal, { name: 'Northwind', scanCadence: 'weekly' });
     const scanner = createScanner({
       db,
       logger,
@@ -232,15 +215,8 @@ describe('alert e-mail', () => {
   });
 
   it('register text that would shape the e-mail is refused at import; the sender is MAIL_FROM', async () => {
-    const user = await factories(db).makeUser({ tier: 'solo' });
-    const principal: Principal = {
-      userId: user.id,
-      email: user.email,
-      organization: null,
-      plan: PLANS.solo,
-      ownerId: user.id,
-      key: null,
-    };
+    const make = factories(db);
+    const { principal } = await make.makeOwner({ tier: 'solo' });
     const summary = await importRecords(db, [
       makeRecord({ markText: 'NORTHWIND\r\nBcc: x@example.com' }),
       makeRecord({ markText: 'NORTHWIND', ownerName: 'Evil\u2028Bcc: y@example.com' }),
@@ -258,14 +234,7 @@ describe('alert e-mail', () => {
         [4, 'markText'],
       ],
     );
-    const watch = JSON.parse(
-      await createWatchService(db).create(principal, {
-        watchType: 'trademark',
-        name: 'Northwind',
-        attributes: { niceClasses: [9], designations: ['DE'] },
-        scanCadence: 'weekly',
-      }),
-    ) as { id: string };
+    const watch = await make.makeWatch(principal, { name: 'Northwind', scanCadence: 'weekly' });
     await createScanner({ db, logger, publicUrl: 'https://tm.example', leaseSeconds: 60 }).scan({
       watchIds: [watch.id],
     });

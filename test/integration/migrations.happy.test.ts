@@ -4,10 +4,11 @@ import { listMigrations, migrate } from '../../src/data/migrate.ts';
 import { rekeyStoredMarks, UPGRADES } from '../../src/data/upgrades.ts';
 import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alert-assessment.ts';
 import { MATCH_KEYS_VERSION, matchKeys } from '../../src/matching/normalize.ts';
-import { alertListChanges, insertAlertBefore008, ownerWithAlerts } from '../helpers/alert-lists.ts';
+import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
+import { insertAlertBefore008 } from '../helpers/seed.ts';
 
 // Upgrading a database that already holds data: migrations are forward-only and run on a live
 // install's rows, not only on the empty database every other test starts from.
@@ -25,7 +26,7 @@ describe('migrations: upgrading a database with data', () => {
     for (const migration of before004) await db.exec(migration.sql);
 
     const make = factories(db);
-    const { watchId } = await ownerWithAlerts(db, 0);
+    const { watchId } = await ownerWithAlerts(db, 0, { oldSchema: true });
     const oldAlert = await insertAlertBefore008(db, watchId, { markText: 'ACME ONE' });
     await db.query(
       `UPDATE alerts SET state = 'read', emailed_at = '2026-11-02T08:00:00.5Z' WHERE id = $1`,
@@ -96,7 +97,7 @@ describe('migrations: 007 on a database that holds alerts', () => {
     const { db } = database;
     const before007 = listMigrations().filter((m) => m.version < '007');
     for (const migration of before007) await db.exec(migration.sql);
-    const withAlerts = await ownerWithAlerts(db, 2, { before008: true });
+    const withAlerts = await ownerWithAlerts(db, 2, { oldSchema: true });
     const without = await factories(db).makeUser();
     const alertId = withAlerts.alertIds[0];
 
@@ -137,7 +138,7 @@ describe('migrations: 008 on a database that holds alerts and marks', () => {
     }
     // The watch is "Acme" in class 9 for DE: ACME is identical, ACMEE RUNNING a near form inside a
     // longer mark, NORTHWIND is not similar at all today (the watch was renamed, say).
-    const { watchId } = await ownerWithAlerts(db, 0);
+    const { watchId } = await ownerWithAlerts(db, 0, { oldSchema: true });
     const identical = await insertAlertBefore008(db, watchId, { markText: 'ACME' });
     const unrelated = await insertAlertBefore008(db, watchId, { markText: 'NORTHWIND' });
     // A record of the mirror as version 3 keyed it: no anchors.
@@ -228,7 +229,7 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
     });
     // The watch is "Acme" in class 9 for DE. The invented record is the identical text ACME in
     // the computed class 34; the real one is an ordinary hit the factory makes.
-    const { watchId } = await ownerWithAlerts(db, 0);
+    const { watchId } = await ownerWithAlerts(db, 0, { oldSchema: true });
     const make = factories(db);
     const invented = await make.makeAlert(watchId, {
       externalId: PLACEHOLDER_PAYLOAD.externalId,

@@ -4,7 +4,8 @@ import { ApiError } from '../../src/domain/errors.ts';
 import type { CreateWatchInput } from '../../src/domain/watch-input.ts';
 import { createWatchService, type WatchService } from '../../src/domain/watches.ts';
 import { type Auth, assertError, createWatch } from '../helpers/api.ts';
-import { principalFor, seedWatches } from '../helpers/seed.ts';
+import { principalFor } from '../helpers/factories.ts';
+import { seedWatches } from '../helpers/seed.ts';
 import {
   type ApiResponse,
   startTestServer,

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
 import { runDueSyncs, runRegisterSyncLoop } from '../../src/mirror/schedule.ts';
+import { eventually } from '../helpers/eventually.ts';
 import type { FeedServer } from '../helpers/feed-server.ts';
 import { FAST_HTTP, quietLogger, SEED_ZIP, syncTestContext } from '../helpers/register-sync.ts';
 
@@ -90,9 +91,11 @@ describe('scheduled register sync: once a day, one process per feed', () => {
       now: at('2026-01-02T12:00:00Z'),
       http: FAST_HTTP,
     });
-    while ((await listRegisterFiles(db)).every((row) => row.status !== 'loaded')) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(
+      'a file loaded by the loop',
+      async () => (await listRegisterFiles(db)).some((row) => row.status === 'loaded'),
+      { everyMs: 20 },
+    );
     controller.abort();
     await loop;
     assert.equal(server.requests('/feed/'), 1);

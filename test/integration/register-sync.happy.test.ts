@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
-import { createWatchService } from '../../src/domain/watches.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createScanner } from '../../src/scan/scanner.ts';
 import { factories } from '../helpers/factories.ts';
@@ -15,7 +14,6 @@ import {
   syncTestContext,
   wrapperZip,
 } from '../helpers/register-sync.ts';
-import { principalFor } from '../helpers/seed.ts';
 
 describe('register sync against a local copy of the USPTO daily feed', () => {
   const context = syncTestContext();
@@ -152,16 +150,9 @@ describe('register sync against a local copy of the USPTO daily feed', () => {
   });
 
   it('records a sync loads raise alerts through the ordinary incremental scan', async () => {
-    const user = await factories(db).makeUser({ tier: 'team' });
-    const principal = principalFor(user, 'team');
-    const watch = JSON.parse(
-      await createWatchService(db).create(principal, {
-        watchType: 'trademark',
-        name: 'TuSimple',
-        attributes: { niceClasses: [9], designations: ['US'] },
-        scanCadence: 'daily',
-      }),
-    ) as { id: string };
+    const make = factories(db);
+    const { principal } = await make.makeOwner();
+    const watch = await make.makeWatch(principal, { name: 'TuSimple', designations: ['US'] });
     const scanner = createScanner({
       db,
       logger: createLogger('silent'),

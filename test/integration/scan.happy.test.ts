@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alert-assessment.ts';
-import { PLANS } from '../../src/domain/plans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -37,26 +36,11 @@ describe('scans', () => {
     await db.query('DELETE FROM scan_runs');
     await db.query('DELETE FROM watches');
     await db.query('DELETE FROM marks');
-    const user = await factories(db).makeUser({ tier: 'team' });
-    principal = {
-      userId: user.id,
-      email: user.email,
-      organization: null,
-      plan: PLANS.team,
-      ownerId: user.id,
-      key: null,
-    };
+    ({ principal } = await factories(db).makeOwner({ tier: 'team' }));
   });
 
-  async function makeWatch(name: string, attributes = { niceClasses: [9], designations: ['DE'] }) {
-    const json = await createWatchService(db).create(principal, {
-      watchType: 'trademark',
-      name,
-      attributes,
-      scanCadence: 'daily',
-    });
-    return JSON.parse(json) as { id: string };
-  }
+  const makeWatch = (name: string, designations?: string[]) =>
+    factories(db).makeWatch(principal, { name, designations });
 
   const alertsOf = (watchId: string) =>
     db.query<{ external_id: string; display_name: string; state: string }>(
@@ -225,7 +209,7 @@ describe('scans', () => {
     });
     const bx = makeRecord({ markText: 'NORTHWIND', jurisdiction: 'BX' });
     await importRecords(db, [wo, bx]);
-    const watch = await makeWatch('Northwind', { niceClasses: [9], designations: ['DE', 'NL'] });
+    const watch = await makeWatch('Northwind', ['DE', 'NL']);
     await scanner.scan({});
     const ids = (await alertsOf(watch.id)).map((a) => a.external_id).sort();
     assert.deepEqual(ids, [wo.externalId, bx.externalId].sort());
@@ -294,14 +278,9 @@ describe('scans', () => {
     assert.equal(outbox[0]?.alert_ids.length, 2);
     assert.deepEqual(outbox[0]?.recipients, [principal.email]);
 
-    const free = await factories(db).makeUser({ tier: 'free' });
-    const freePrincipal = { ...principal, userId: free.id, ownerId: free.id, plan: PLANS.free };
-    await createWatchService(db).create(freePrincipal, {
-      watchType: 'trademark',
-      name: 'Northwind',
-      attributes: { niceClasses: [9], designations: ['DE'] },
-      scanCadence: 'weekly',
-    });
+    const make = factories(db);
+    const { principal: freePrincipal } = await make.makeOwner({ tier: 'free' });
+    await make.makeWatch(freePrincipal, { name: 'Northwind', scanCadence: 'weekly' });
     await scanner.scan({ due: true });
     assert.equal((await db.query('SELECT 1 FROM email_outbox')).length, 1);
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit/store.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startTestServer } from '../helpers/server.ts';
 
 // A request that reaches a server while it shuts down (pipelined on a kept-alive connection
@@ -39,7 +40,7 @@ test('a request arriving during shutdown is a 503 unavailable with Retry-After',
   );
   await store.firstHit;
   const closed = server.close();
-  while (server.app.server.listening) await new Promise((resolve) => setImmediate(resolve));
+  await eventually('the listener to close', () => !server.app.server.listening, { everyMs: 1 });
   // Its body, then a second request on the same connection, after the shutdown began.
   socket.write(
     `${body}GET /api/v1/me HTTP/1.1\r\nHost: test\r\nAuthorization: ${authorization}\r\n\r\n`,

@@ -40,7 +40,7 @@ BEGIN
     INTO NEW.api_json
     FROM hits h
    WHERE h.id = NEW.hit_id;
-  -- The hit is written first (in the same statement, as insertHitWithAlert does, is fine).
+  -- The hit is written first (in the same statement, as insertHitsWithAlerts does, is fine).
   IF NOT FOUND THEN
     RAISE EXCEPTION 'alert % refers to hit %, which is not recorded', NEW.id, NEW.hit_id;
   END IF;

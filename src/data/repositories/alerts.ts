@@ -129,23 +129,10 @@ export type NewAlert = {
 };
 
 /**
- * Records a hit and its alert, unless the watch already has a hit for this source record.
- * Returns the new alert's id, or null when the hit existed. Alerts are never created
- * through the API: scans (and tests) call this.
- */
-export async function insertHitWithAlert(
-  db: Queryable,
-  hit: NewHit,
-  alert: NewAlert,
-): Promise<string | null> {
-  const [created] = await insertHitsWithAlerts(db, [{ ...hit, ...alert }]);
-  return created?.alertId ?? null;
-}
-
-/**
- * Records many hits and their alerts in one statement (a scan's findings: one round trip instead
- * of one per hit). Hits the watch already has are skipped, as in insertHitWithAlert; returns the
- * hit and alert ids of those recorded.
+ * Records hits and their alerts in one statement (a scan's findings: one round trip instead of one
+ * per hit), skipping the hits the watch already has for a source record; returns the hit and
+ * alert ids of those recorded. Alerts are never created through the API: scans (and the tests'
+ * factories) call this.
  */
 export async function insertHitsWithAlerts(
   db: Queryable,
