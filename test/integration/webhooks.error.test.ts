@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SCOPES } from '../../src/domain/api-keys.ts';
 import { createLogger } from '../../src/logger.ts';
+import { enqueueTestEvent } from '../../src/webhooks/events.ts';
 import { deliverDueWebhooks } from '../../src/webhooks/sender.ts';
 import { type Auth, assertError, fieldErrors } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -202,11 +203,8 @@ describe('webhooks: the address is checked at send time', () => {
       await server.request('POST', `/api/v1/webhooks/${created.body.data.id}/rotate-secret`, {
         headers: auth,
       });
-      await server.db.query(
-        `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body)
-         VALUES ('whd_ssrf' || $2, $1, 'msg_ssrf', 'webhook.test', '{}')`,
-        [created.body.data.id, host.replace(/\W/g, '')],
-      );
+      // A test event, as the dashboard's button queues it.
+      await enqueueTestEvent(server.db, created.body.data.id);
       const result = await deliverDueWebhooks(server.db, logger, { allowPrivate: false });
       assert.deepEqual(result, { delivered: 0, failed: 1 });
       assert.equal(receiver.received.length, 0);
@@ -227,11 +225,7 @@ describe('webhooks: the address is checked at send time', () => {
       headers: auth,
       body: { url: `http://localhost:${receiver.port}/hook`, events: ['alert.created'] },
     });
-    await server.db.query(
-      `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body)
-       VALUES ('whd_dns', $1, 'msg_dns', 'webhook.test', '{}')`,
-      [created.body.data.id],
-    );
+    await enqueueTestEvent(server.db, created.body.data.id);
     // With private addresses allowed, the same endpoint is reached: the refusal above was the policy.
     assert.deepEqual(await deliverDueWebhooks(server.db, logger, { allowPrivate: true }), {
       delivered: 1,
