@@ -21,7 +21,7 @@ export type WatchTiming = {
 
 const CANDIDATE_QUERY = /FROM marks m\s+WHERE[\s\S]*classes &&/;
 const SEQUENCE_QUERY = /max\(change_seq\)/;
-const LEASE_CHECK = /SELECT lease_owner FROM watches WHERE id = \$1 FOR UPDATE/;
+const LEASE_CHECK = /SELECT lease_owner\b[^;]*FROM watches WHERE id = \$1 FOR UPDATE/;
 
 export type InstrumentedDb = { db: Db; timings: WatchTiming[]; reset: () => void };
 
