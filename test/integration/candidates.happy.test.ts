@@ -161,3 +161,73 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
     }
   });
 });
+
+describe('the two-edit band: its own table, with the class and territory in its index', () => {
+  let database: TestDatabase;
+  let db: Db;
+  // QUILSTONNE is two edits from QUILLSTONE: only the band (trigram similarity within 2 of the
+  // brand's length) retrieves it, never the tokens.
+  const watch = prepareWatch({ name: 'Quillstone', niceClasses: [25], designations: ['DE'] });
+  const band = (externalId: string, overrides: Record<string, unknown>) =>
+    makeRecord({ externalId, markText: 'QUILSTONNE', classes: [25], ...overrides });
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+    await importRecords(db, [
+      band('EM1', { jurisdiction: 'EM' }),
+      band('WO-DE', { jurisdiction: 'WO', designations: ['DE', 'FR'] }),
+      band('WO-JP', { jurisdiction: 'WO', designations: ['JP'] }),
+      band('US1', { jurisdiction: 'US' }),
+      band('EM-3', { jurisdiction: 'EM', classes: [3] }),
+      band('EM-none', { jurisdiction: 'EM', classes: [] }),
+    ]);
+  });
+  after(() => database.drop());
+
+  const found = async () => {
+    const toSeq = await highestChangeSeq(db);
+    const rows = await createRegisterMirror().findCandidates(db, watch, { fromSeq: 0, toSeq });
+    return rows.map((r) => r.externalId).sort();
+  };
+
+  it('retrieves a two-edit form in a watched class and territory, and no other', async () => {
+    assert.equal(decideConflictPrepared(watch, band('x', { jurisdiction: 'EM' })).conflict, true);
+    assert.deepEqual(await found(), ['EM-none', 'EM1', 'WO-DE']);
+  });
+
+  it('follows its marks: new text, classes, designations, a text too short for the band, a delete', async () => {
+    const rowOf = async (externalId: string) =>
+      (
+        await db.query<{ compact: string; classes: number[]; coverage: string[] }>(
+          `SELECT b.compact_text AS compact, b.class_keys AS classes, b.coverage_keys AS coverage
+             FROM mark_band b JOIN marks m ON m.id = b.id WHERE m.external_id = $1`,
+          [externalId],
+        )
+      )[0];
+    assert.deepEqual(await rowOf('WO-DE'), {
+      compact: 'QUILSTONNE',
+      classes: [25],
+      coverage: ['WO', 'WO:DE', 'WO:FR'],
+    });
+    assert.deepEqual((await rowOf('EM-none'))?.classes, [0]);
+
+    await importRecords(db, [
+      band('WO-JP', { jurisdiction: 'WO', designations: ['JP', 'DE'] }),
+      band('EM-3', { jurisdiction: 'EM', classes: [3, 25] }),
+      band('US1', { jurisdiction: 'US', markText: 'QUIL' }),
+      band('EM1', { jurisdiction: 'EM', markText: 'HARBOR LIGHTS' }),
+    ]);
+    assert.deepEqual((await rowOf('WO-JP'))?.coverage, ['WO', 'WO:DE', 'WO:JP']);
+    assert.deepEqual((await rowOf('EM-3'))?.classes, [3, 25]);
+    assert.equal(await rowOf('US1'), undefined, 'a text of 4 characters leaves the band');
+    assert.equal((await rowOf('EM1'))?.compact, 'HARBORLIGHTS');
+    assert.deepEqual(await found(), ['EM-3', 'EM-none', 'WO-DE', 'WO-JP']);
+
+    await db.query(`DELETE FROM marks WHERE external_id = 'WO-DE'`);
+    const [{ n } = { n: -1 }] = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM mark_band b WHERE NOT EXISTS (SELECT 1 FROM marks m WHERE m.id = b.id)',
+    );
+    assert.equal(n, 0, 'no band row outlives its mark');
+  });
+});

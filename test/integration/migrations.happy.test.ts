@@ -340,7 +340,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       `SELECT change_seq::text AS seq FROM marks WHERE external_id = 'US79232184'`,
     );
 
-    assert.deepEqual(await migrate(db), ['015_match_keys_state']);
+    assert.deepEqual(await migrate(db), ['015_match_keys_state', '016_mark_band']);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
       `SELECT tokens, sound_codes AS codes, change_seq::text AS seq FROM marks
@@ -354,6 +354,12 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       `SELECT tokens FROM marks WHERE external_id = 'US90000003'`,
     );
     assert.ok(compound?.tokens.includes('{SUN'), `compound keys: ${compound?.tokens.join(',')}`);
+    // 016: the marks stored before it are in the two-edit band's table, TRUE1 (5 characters) not.
+    const band = await db.query<{ externalId: string; classes: number[]; coverage: string[] }>(
+      `SELECT m.external_id AS "externalId", b.class_keys AS classes, b.coverage_keys AS coverage
+         FROM mark_band b JOIN marks m ON m.id = b.id`,
+    );
+    assert.deepEqual(band, [{ externalId: 'US90000003', classes: [9], coverage: ['US'] }]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { TWO_EDITS_MIN_LENGTH } from '../../matching/decide.ts';
 import type { RegisterRecord } from '../../register/record.ts';
 import { COPY_SPECIAL, copyNumberArray, copyTextArray, copyValue, type Queryable } from '../db.ts';
 import { wordCountUpkeep } from './word-counts.ts';
@@ -55,7 +56,25 @@ const UPSERT = `WITH written AS (
     sound_codes = excluded.sound_codes,
     change_seq = nextval('marks_change_seq'),
     updated_at = now_ms()
-  RETURNING (xmax = 0) AS inserted
+  RETURNING id, compact_text, compact_len, classes, jurisdiction, designations,
+            (xmax = 0) AS inserted
+), band AS (
+  -- The two-edit band's own table (migration 016): written in the same statement, so a committed
+  -- mark is always in it, and left alone where an update changed nothing it holds.
+  INSERT INTO mark_band AS b (id, compact_text, compact_len, class_keys, coverage_keys)
+  SELECT id, compact_text, compact_len, mark_class_keys(classes),
+         mark_coverage_keys(jurisdiction, designations)
+    FROM written WHERE compact_len >= ${TWO_EDITS_MIN_LENGTH}
+  ON CONFLICT (id) DO UPDATE SET
+    compact_text = excluded.compact_text,
+    compact_len = excluded.compact_len,
+    class_keys = excluded.class_keys,
+    coverage_keys = excluded.coverage_keys
+  WHERE (b.compact_text, b.class_keys, b.coverage_keys)
+        IS DISTINCT FROM (excluded.compact_text, excluded.class_keys, excluded.coverage_keys)
+), shortened AS (
+  DELETE FROM mark_band b USING written w
+   WHERE b.id = w.id AND NOT w.inserted AND w.compact_len < ${TWO_EDITS_MIN_LENGTH}
 )
 SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written FROM written`;
 

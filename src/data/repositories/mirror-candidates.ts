@@ -35,25 +35,39 @@ const RECORD_COLUMNS = `m.external_id AS "externalId", m.mark_text AS "markText"
       THEN m.raw_payload->'disclaimedWords' ELSE '[]'::jsonb END)) AS disclaimed`;
 
 /**
- * The two-edit band as OR-ed branches, one per trigram index bucket that overlaps the lengths the
- * band allows; each branch names its bucket literally so that the planner can use that partial
- * index. `$param` is the brand's compact text.
+ * The two-edit band, searched in its own narrow table (migration 016) as OR-ed branches, one per
+ * trigram index bucket that overlaps the lengths the band allows; each branch names its bucket
+ * literally so that the planner can use that partial index, and carries the class and territory
+ * keys so that the same index leaves out the records of other classes and territories. `$text`,
+ * `$classes` and `$coverage` are the parameters holding the brand's compact text, the watch's
+ * class keys and its coverage keys (bandSearchKeys).
  */
-function bandBranches(length: number, param: string): string[] {
+function bandCondition(length: number, text: string, classes: string, coverage: string): string {
   const { low, high } = bandLengths(length);
-  const out: string[] = [];
-  for (const [from, to] of bandBuckets(length)) {
+  const branches = bandBuckets(length).map(([from, to]) => {
     const bucket =
       to === null
-        ? `m.compact_len >= ${from}`
+        ? `b.compact_len >= ${from}`
         : from === to
-          ? `m.compact_len = ${from}`
-          : `m.compact_len BETWEEN ${from} AND ${to}`;
-    out.push(
-      `(${bucket} AND m.compact_len BETWEEN ${low} AND ${high} AND m.compact_text % ${param})`,
-    );
-  }
-  return out;
+          ? `b.compact_len = ${from}`
+          : `b.compact_len BETWEEN ${from} AND ${to}`;
+    return `(${bucket} AND b.compact_len BETWEEN ${low} AND ${high} AND b.compact_text % ${text}
+             AND b.class_keys && ${classes}::int[] AND b.coverage_keys && ${coverage}::text[])`;
+  });
+  return `m.id = ANY(ARRAY(SELECT b.id FROM mark_band b WHERE ${branches.join('\n OR ')}))`;
+}
+
+/**
+ * The watch's keys of the band table's class and territory columns (migration 016): its classes
+ * and 0, which stands for "no class published"; its offices and 'WO:' + each office an
+ * international registration may designate.
+ */
+export function bandSearchKeys(watch: PreparedWatch): { classes: number[]; coverage: string[] } {
+  const territory = coverageSearch(watch.designations);
+  return {
+    classes: [0, ...watch.classes],
+    coverage: [...territory.jurisdictions, ...territory.woDesignations.map((d) => `WO:${d}`)],
+  };
 }
 
 /**
@@ -104,14 +118,21 @@ export async function queryCandidates(
   }
   if (keys.useTrigram) {
     // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
-    params.push(keys.compact);
-    textMatch.push(...bandBranches(keys.compact.length, `$${params.length}`));
+    const band = bandSearchKeys(watch);
+    params.push(keys.compact, band.classes, band.coverage);
+    const n = params.length;
+    textMatch.push(bandCondition(keys.compact.length, `$${n - 2}`, `$${n - 1}`, `$${n}`));
   }
+  // `change_seq + 0`: the sequence range is a filter, never an index scan. A full scan's range is
+  // the whole mirror, and the planner, whose row estimate for `tokens &&` grows with the number
+  // of keys (a brand sends up to ~1,000), would otherwise walk the change_seq index over every
+  // record (a second on a million); an incremental scan of a short range is served from memory
+  // (recent-changes.ts), so the range condition of this query is never the selective one.
   const sql = `SELECT ${RECORD_COLUMNS}
    FROM marks m
   WHERE m.source_code = '${MIRROR_SOURCE}'
     AND (m.classes && $1::int[] OR m.classes = '{}')
-    AND m.change_seq > $2 AND m.change_seq <= $3
+    AND m.change_seq + 0 > $2 AND m.change_seq + 0 <= $3
     AND (m.jurisdiction = ANY($4::text[])
          OR (m.jurisdiction = 'WO' AND m.designations && $5::text[]))
     AND (${textMatch.join('\n             OR ')})`;
