@@ -11,7 +11,6 @@ import {
   ownerMailing,
   releaseAfterFailure,
 } from '../data/repositories/scans.ts';
-import { wordStatsFor } from '../data/repositories/word-counts.ts';
 import { type Assessment, assessAlert } from '../domain/alert-assessment.ts';
 import { newId } from '../domain/ids.ts';
 import { type Cadence, cadenceIntervalMs, PLANS, type Tier } from '../domain/plans.ts';
@@ -25,6 +24,7 @@ import {
 import { analyzeMark } from '../matching/normalize.ts';
 import { enqueueAlertEvents } from '../webhooks/events.ts';
 import type { SourceAdapter } from './sources/source-adapter.ts';
+import type { WordStatsCache } from './word-stats.ts';
 
 export type ScanDeps = {
   db: Db;
@@ -33,6 +33,8 @@ export type ScanDeps = {
   workerId: string;
   /** Base URL of the dashboard, for the links in alert e-mail. */
   publicUrl: string;
+  /** The register's word counts, read once per mirror state (word-stats.ts). */
+  wordStats: WordStatsCache;
 };
 
 export type ScanOutcome = {
@@ -68,6 +70,15 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
     error: null,
   };
   try {
+    // The sources' state first: it bounds the scan, and it names the mirror state whose word
+    // counts the scan reads (they change only when the mirror does).
+    const sources: { source: SourceAdapter; seq: number }[] = [];
+    for (const code of watch.sources) {
+      const source = deps.sources.get(code);
+      if (!source) throw new Error(`no adapter for source ${code}`);
+      sources.push({ source, seq: await source.currentSeq(deps.db) });
+    }
+    const statsKey = sources.map(({ source, seq }) => `${source.code}:${seq}`).join(',');
     // How common the brand's words are in the register decides which of them are distinctive.
     const brandWords = analyzeMark(watch.name).words;
     const prepared = prepareWatch(
@@ -76,16 +87,14 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
         niceClasses: watch.attributes.niceClasses,
         designations: watch.attributes.designations,
       },
-      await wordStatsFor(deps.db, statsWordsOf(watch.name)),
+      await deps.wordStats.statsFor(deps.db, statsKey, statsWordsOf(watch.name)),
     );
     const conflicts: { source: SourceAdapter; record: CandidateRecord; decision: Decision }[] = [];
     let fromSeq = mode === 'full' ? 0 : watch.scannedSeq;
     let toSeq = fromSeq;
     let logoUrl: string | null = null;
-    for (const code of watch.sources) {
-      const source = deps.sources.get(code);
-      if (!source) throw new Error(`no adapter for source ${code}`);
-      toSeq = await source.currentSeq(deps.db);
+    for (const { source, seq } of sources) {
+      toSeq = seq;
       // A watch's own application (logoSt13) is where its logo comes from, never a hit.
       if (watch.logoSt13 !== null && watch.logoUrl === null) {
         logoUrl = (await source.findByExternalId(deps.db, watch.logoSt13))?.logoUrl ?? null;
@@ -103,20 +112,14 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
     const stats =
       conflicts.length === 0
         ? prepared.stats
-        : await wordStatsFor(deps.db, [
+        : await deps.wordStats.statsFor(deps.db, statsKey, [
             ...brandWords,
             ...conflicts.flatMap((c) => analyzeMark(c.record.markText).words),
           ]);
-    const found = conflicts.map(({ source, record, decision }) => ({
-      source,
-      record,
-      assessment: assessAlert(prepared, record, decision, stats),
-    }));
     fromSeq = Math.min(fromSeq, toSeq);
-
-    await deps.db.transaction(async (tx) => {
-      if (!(await holdsLease(tx, watch.id, deps.workerId))) throw new LeaseLostError();
-      const hits = found.map(({ source, record, assessment }) => ({
+    const hits = conflicts.map(({ source, record, decision }) => {
+      const assessment = assessAlert(prepared, record, decision, stats);
+      return {
         hit: {
           ...source.toHit(record),
           opposition: assessment.opposition,
@@ -128,15 +131,36 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
         },
         record,
         assessment,
-      }));
-      const recorded = new Map(
-        (
-          await insertHitsWithAlerts(
-            tx,
-            hits.map((h) => h.hit),
-          )
-        ).map((r) => [r.hitId, r.alertId]),
-      );
+      };
+    });
+    // The e-mail is written before the transaction, for every alert found: inside it, only when
+    // some of them turn out to be recorded already (a full scan again after the watch changed).
+    const mailing = hits.length > 0 ? await alertMailing(deps, watch) : null;
+    const draft =
+      mailing === null
+        ? null
+        : composeAlertMail(
+            deps,
+            watch,
+            hits.map(({ hit, record, assessment }) => ({
+              alertId: hit.alertId,
+              record,
+              assessment,
+            })),
+          );
+
+    await deps.db.transaction(async (tx) => {
+      // Sent together: the lease check locks the watch row before the hits are written, and a
+      // lost lease rolls everything back.
+      const [leaseHeld, inserted] = await Promise.all([
+        holdsLease(tx, watch.id, deps.workerId),
+        insertHitsWithAlerts(
+          tx,
+          hits.map((h) => h.hit),
+        ),
+      ]);
+      if (!leaseHeld) throw new LeaseLostError();
+      const recorded = new Map(inserted.map((r) => [r.hitId, r.alertId]));
       // In the order the candidates were found (the e-mail lists them so).
       const newAlerts = hits.flatMap(({ hit, record, assessment }) => {
         const alertId = recorded.get(hit.id);
@@ -145,33 +169,52 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
       outcome.hitsCreated = newAlerts.length;
       outcome.alertsCreated = newAlerts.length;
       const runId = newId('scn');
-      await insertScanRun(tx, {
-        id: runId,
-        watchId: watch.id,
-        mode,
-        worker: deps.workerId,
-        startedAt,
-        fromSeq,
-        toSeq,
-        candidatesExamined: outcome.candidatesExamined,
-        hitsCreated: outcome.hitsCreated,
-        alertsCreated: outcome.alertsCreated,
-        error: null,
-      });
-      if (newAlerts.length > 0) await queueAlertEmail(deps, tx, watch, runId, newAlerts);
-      await enqueueAlertEvents(
-        tx,
-        'alert.created',
-        watch.ownerId,
-        newAlerts.map((a) => a.alertId),
-      );
-      await completeScan(
-        tx,
-        watch,
-        toSeq,
-        cadenceIntervalMs(watch.scanCadence as Cadence) / 1000,
-        logoUrl,
-      );
+      const email =
+        mailing === null || newAlerts.length === 0
+          ? null
+          : newAlerts.length === hits.length
+            ? draft
+            : composeAlertMail(deps, watch, newAlerts);
+      await Promise.all([
+        insertScanRun(tx, {
+          id: runId,
+          watchId: watch.id,
+          mode,
+          worker: deps.workerId,
+          startedAt,
+          fromSeq,
+          toSeq,
+          candidatesExamined: outcome.candidatesExamined,
+          hitsCreated: outcome.hitsCreated,
+          alertsCreated: outcome.alertsCreated,
+          error: null,
+        }),
+        mailing !== null && email !== null
+          ? insertOutboxMessage(tx, {
+              id: newId('eml'),
+              ownerId: watch.ownerId,
+              scanRunId: runId,
+              recipients: mailing.recipients,
+              alertIds: newAlerts.map((a) => a.alertId),
+              subject: email.subject,
+              text: email.text,
+              html: email.html,
+            })
+          : null,
+        enqueueAlertEvents(
+          tx,
+          'alert.created',
+          watch.ownerId,
+          newAlerts.map((a) => a.alertId),
+        ),
+        completeScan(
+          tx,
+          watch,
+          toSeq,
+          cadenceIntervalMs(watch.scanCadence as Cadence) / 1000,
+          logoUrl,
+        ),
+      ]);
     });
     return outcome;
   } catch (error) {
@@ -216,19 +259,22 @@ async function recordFailure(
   }
 }
 
-/** One e-mail per owner per scan run, for plans that include alert e-mail. */
-async function queueAlertEmail(
+/** Who gets the alert e-mail of this watch's owner: null when the plan sends none. */
+async function alertMailing(deps: ScanDeps, watch: ClaimedWatch) {
+  const mailing = await ownerMailing(deps.db, watch.ownerId);
+  if (!mailing || !PLANS[mailing.tier as Tier]?.alertEmail || mailing.recipients.length === 0) {
+    return null;
+  }
+  return mailing;
+}
+
+/** One e-mail per owner per scan run: the alerts in the order they were found. */
+function composeAlertMail(
   deps: ScanDeps,
-  tx: Parameters<Parameters<Db['transaction']>[0]>[0],
   watch: ClaimedWatch,
-  scanRunId: string,
   alerts: { alertId: string; record: CandidateRecord; assessment: Assessment }[],
 ) {
-  const mailing = await ownerMailing(tx, watch.ownerId);
-  if (!mailing || !PLANS[mailing.tier as Tier]?.alertEmail || mailing.recipients.length === 0) {
-    return;
-  }
-  const email = composeAlertEmail(
+  return composeAlertEmail(
     watch.name,
     alerts.map(({ alertId, record, assessment }) => ({
       alertId,
@@ -249,14 +295,4 @@ async function queueAlertEmail(
     deps.publicUrl,
     new Date(),
   );
-  await insertOutboxMessage(tx, {
-    id: newId('eml'),
-    ownerId: watch.ownerId,
-    scanRunId,
-    recipients: mailing.recipients,
-    alertIds: alerts.map((a) => a.alertId),
-    subject: email.subject,
-    text: email.text,
-    html: email.html,
-  });
 }

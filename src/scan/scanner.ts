@@ -14,8 +14,10 @@ import { randomBase62 } from '../domain/ids.ts';
 import { type ScanDeps, type ScanOutcome, scanClaimedWatch } from './scan-watch.ts';
 import { createRegisterMirror } from './sources/register-mirror.ts';
 import type { SourceAdapter } from './sources/source-adapter.ts';
+import { createWordStatsCache } from './word-stats.ts';
 
 const registerMirror = createRegisterMirror();
+const wordStats = createWordStatsCache();
 
 export const SOURCES: ReadonlyMap<string, SourceAdapter> = new Map([
   [registerMirror.code, registerMirror],
@@ -47,6 +49,7 @@ export function createScanner(options: ScannerOptions) {
     sources: SOURCES,
     workerId: newWorkerId(),
     publicUrl: options.publicUrl,
+    wordStats,
   };
   const concurrency = Math.max(1, options.concurrency ?? 1);
 

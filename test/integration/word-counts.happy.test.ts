@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { Db } from '../../src/data/db.ts';
+import type { Db, Queryable } from '../../src/data/db.ts';
 import { wordStatsFor } from '../../src/data/repositories/word-counts.ts';
 import { PLANS } from '../../src/domain/plans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
@@ -14,6 +14,7 @@ import { createWatchService } from '../../src/domain/watches.ts';
 import { createLogger } from '../../src/logger.ts';
 import { importRecordFiles } from '../../src/mirror/import.ts';
 import { createScanner } from '../../src/scan/scanner.ts';
+import { createWordStatsCache } from '../../src/scan/word-stats.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
@@ -195,5 +196,46 @@ describe('word counts of the register', () => {
       alert.rationale,
       /shares the distinctive word `KESTREL` of the watched brand, the first word of both marks \(in 1 of 33 marks in the register\)\. `ANALYTICS` and `ROBOTICS` are common \(31 and 31 marks\)\./,
     );
+  });
+});
+
+describe('the scans’ word counts, read once per mirror state', () => {
+  let database: TestDatabase;
+  let db: Db;
+  before(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+  });
+  after(() => database.drop());
+
+  it('asks the database only for words it has not read since the mirror last changed', async () => {
+    await importRecords(db, [
+      makeRecord({ markText: 'KESTREL ROBOTICS' }),
+      makeRecord({ markText: 'KESTREL ANALYTICS' }),
+    ]);
+    const statements: string[] = [];
+    const counted: Queryable = {
+      ...db,
+      query: (text, params) => {
+        statements.push(text);
+        return db.query(text, params);
+      },
+    };
+    const cache = createWordStatsCache();
+    const first = await cache.statsFor(counted, 'mirror:2', ['KESTREL', 'ROBOTICS']);
+    assert.deepEqual(first, await wordStatsFor(db, ['KESTREL', 'ROBOTICS']));
+    assert.equal(first.counts.get('KESTREL'), 2);
+    assert.equal(statements.length, 1);
+    const again = await cache.statsFor(counted, 'mirror:2', ['ROBOTICS', 'KESTREL']);
+    assert.deepEqual(again, first);
+    assert.equal(statements.length, 1, 'nothing new to read');
+    await cache.statsFor(counted, 'mirror:2', ['KESTREL', 'ANALYTICS']);
+    assert.equal(statements.length, 2, 'one read, for ANALYTICS only');
+
+    await importRecords(db, [makeRecord({ markText: 'KESTREL GROUP' })]);
+    const moved = await cache.statsFor(counted, 'mirror:3', ['KESTREL']);
+    assert.equal(statements.length, 3, 'a new mirror state reads again');
+    assert.equal(moved.counts.get('KESTREL'), 3);
+    assert.equal(moved.total, 3);
   });
 });
