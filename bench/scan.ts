@@ -57,10 +57,11 @@ import {
 import { onCleanup, runCleanups } from './lib/cleanups.ts';
 import { FINDINGS } from './lib/findings.ts';
 import { importStepCosts, profileImport } from './lib/import-profile.ts';
-import { instrument, type WatchTiming } from './lib/instrument.ts';
+import { countScans, instrument, type WatchTiming } from './lib/instrument.ts';
 import { table, writeSection } from './lib/markdown.ts';
 import { type MarkModel, trainMarkModel } from './lib/markov.ts';
 import { benchServerUrl, connectionLabel, isLocalServer } from './lib/postgres-server.ts';
+import { duration, phase, pollProgress, stamp, tenths } from './lib/progress.ts';
 import { mulberry32, random } from './lib/random.ts';
 import {
   registerGenerator,
@@ -229,9 +230,10 @@ async function openBackend(backend: Backend): Promise<Db> {
   const name = `tmw_bench_scan_${randomBytes(6).toString('hex')}`;
   await admin.unsafe(`CREATE DATABASE ${name}`);
   onCleanup(async () => {
+    const t0 = performance.now();
     await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end({ timeout: 5 });
-    log(`dropped database ${name}`);
+    log(`[${stamp()}] dropped database ${name} in ${duration(performance.now() - t0)}`);
   });
   const url = new URL(settings.serverUrl);
   url.pathname = `/${name}`;
@@ -275,27 +277,54 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
 
   // Watches: the first `watches` are scanned in full; the incremental run covers all of them.
   const watchCount = Math.max(settings.watches, settings.incrementalWatches);
+  let step = phase(`watched names and planted variants (${fmt(watchCount, 0)} watches)`);
   const specs = watchNames(watchCount).map((name) => generator.watch(name));
   const fullIndexes = specs.slice(0, settings.watches).map((_, i) => i);
   const initial = plantVariants(specs, fullIndexes, generator, rnd);
+  step.done(`${initial.records.length} planted variants`);
 
   // 1. Generate the register file, then import it through the real importer.
   const file = join(workDir, `${backend}-register.jsonl`);
   const localServer = isLocalServer(settings.serverUrl);
-  let t0 = performance.now();
-  const bytes = writeRegisterFile(file, total, generator, initial.records, rnd);
-  const generateMs = performance.now() - t0;
+  step = phase(`generate the register file (${fmt(total, 0)} records) in ${file}`);
+  const bytes = writeRegisterFile(
+    file,
+    total,
+    generator,
+    initial.records,
+    rnd,
+    tenths('generate', total, 'records'),
+  );
+  const generateMs = step.done(`${fmt(bytes / 2 ** 20, 0)} MiB`);
   row(
     'generate register (JSON Lines)',
-    `${seconds(generateMs)} (${fmt(bytes / 2 ** 20, 0)} MiB, ${initial.records.length} planted variants)`,
+    `${seconds(generateMs)} (${fmt(bytes / 2 ** 20, 0)} MiB, ${fmt(total / (generateMs / 1000), 0)} records/s, ${initial.records.length} planted variants)`,
   );
 
+  step = phase(`open the ${backend} database and migrate`);
   const db = await openBackend(backend);
+  step.done();
   const profiled = profileImport(db, localServer);
   await profiled.start();
-  t0 = performance.now();
-  const summary = await importRecordFiles(profiled.db, [file], { batchSize: settings.batch });
+  step = phase(`import ${fmt(total, 0)} records through the real importer`);
+  // The reader reports bytes; records are estimated from them (lines are of similar length).
+  const importProgress = tenths('import (records estimated from the bytes read)', total, 'records');
+  let fileRead = false;
+  let t0 = performance.now();
+  const summary = await importRecordFiles(profiled.db, [file], {
+    batchSize: settings.batch,
+    onProgress: (p) => {
+      importProgress((p.bytesRead / Math.max(1, p.totalBytes)) * total);
+      if (p.bytesRead >= p.totalBytes && !fileRead) {
+        fileRead = true;
+        log(
+          `[${stamp()}]   import: file read after ${duration(performance.now() - t0)}; the last batches, the GIN pending-list merge and ANALYZE follow`,
+        );
+      }
+    },
+  });
   const importMs = performance.now() - t0;
+  step.done();
   const importProfile = await profiled.finish(total);
   if (summary.errors.length > 0 || summary.imported !== total) {
     throw new Error(
@@ -310,8 +339,10 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     targeted ? importRate >= TARGETS.importRate : null,
   );
   row('import: where the time goes', importProfile);
+  step = phase('CPU cost of the importer’s JS steps, on the first 20,000 records');
   const steps = importStepCosts(file);
   rmSync(file, { force: true });
+  step.done();
   const stepText = Object.entries(steps)
     .map(([step, us]) => `${step} ${us.toFixed(1)}`)
     .join(', ');
@@ -323,9 +354,11 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   }
 
   // 2. Full scan of the first watches through the real scanner, one at a time.
+  step = phase(`insert ${fmt(settings.watches, 0)} watches`);
   const ownerId = await insertOwner(db);
   const fullSpecs = specs.slice(0, settings.watches);
   const fullIds = await insertWatches(db, ownerId, fullSpecs, { kind: 'new' });
+  step.done();
   const instrumented = instrument(db);
   const logger = createLogger('error');
   const fullScanner = createScanner({
@@ -335,9 +368,15 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     leaseSeconds: 3600,
     concurrency: 1,
   });
+  step = phase(`full scan of ${fmt(fullIds.length, 0)} watches, one at a time`);
+  const stopFullProgress = pollProgress(
+    () => instrumented.timings.length,
+    tenths('full scan', fullIds.length, 'watches'),
+  );
   t0 = performance.now();
-  const fullTotals = await fullScanner.scan({ watchIds: fullIds });
+  const fullTotals = await fullScanner.scan({ watchIds: fullIds }).finally(stopFullProgress);
   const fullMs = performance.now() - t0;
+  step.done();
   const timings = instrumented.timings;
   const per = timings.map((t) => t.totalMs);
   const p50 = quantile(per, 0.5);
@@ -368,14 +407,15 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     targeted ? `≤ ${TARGETS.p99} ms` : '',
     targeted ? p99 <= TARGETS.p99 : null,
   );
-  const phase = (pick: (t: WatchTiming) => number) =>
+  const p50p99 = (pick: (t: WatchTiming) => number) =>
     `${fmt(quantile(timings.map(pick), 0.5), 1)}/${fmt(quantile(timings.map(pick), 0.99), 1)}`;
   const phases =
-    `candidate query ${phase((t) => t.candidateMs)} ms, commit ${phase((t) => t.commitMs)} ms, ` +
-    `decisions and rest ${phase((t) => t.otherMs)} ms (p50/p99); candidates per watch ` +
+    `candidate query ${p50p99((t) => t.candidateMs)} ms, commit ${p50p99((t) => t.commitMs)} ms, ` +
+    `decisions and rest ${p50p99((t) => t.otherMs)} ms (p50/p99); candidates per watch ` +
     `${fmt(quantile(candidates, 0.5), 0)}/${fmt(quantile(candidates, 0.99), 0)}/${fmt(Math.max(...candidates), 0)} (p50/p99/max)`;
   row('full scan: where the time goes', phases);
 
+  step = phase('recall on the planted variants');
   const plantedIds = initial.planted.map((p) => p.externalId);
   const hitPairs = await pairsWithHits(db, plantedIds);
   const scanFound = (p: Planted) => hitPairs.has(`${fullIds[p.watchIndex]}|${p.externalId}`);
@@ -413,6 +453,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
           .map((p) => `${(specs[p.watchIndex] as WatchSpec).name} / ${p.text}`)
           .join('; ')}`,
   );
+  step.done();
 
   // 3. Baselines on a sample of the same watches and their planted variants.
   const sample = (n: number): BaselineWatch[] =>
@@ -430,11 +471,13 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   const trgmPlanted = initial.planted.filter(inSample(trgmSet));
   // The plain query needs a trigram index on all of compact_text (the service's own trigram
   // indexes are partial, by length bucket): built for the comparison, dropped after it.
-  t0 = performance.now();
+  step = phase('plain pg_trgm baseline: build its trigram index on all of compact_text');
   await db.exec('CREATE INDEX bench_plain_trgm_idx ON marks USING gin (compact_text gin_trgm_ops)');
-  const plainIndexMs = performance.now() - t0;
+  const plainIndexMs = step.done();
+  step = phase(`plain pg_trgm baseline: query ${trgmWatches.length} watches`);
   const trgm = await plainTrigram(db, trgmWatches);
   await db.exec('DROP INDEX bench_plain_trgm_idx');
+  step.done();
   const trgmFound = new Map(trgm.map((r) => [r.watchId, r.externalIds]));
   const trgmRecall = recallByKind(trgmPlanted, (p) =>
     (trgmFound.get(fullIds[p.watchIndex] as string) as Set<string>).has(p.externalId),
@@ -457,7 +500,9 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
 
   const naiveWatches = sample(settings.naiveWatches);
   const naiveSet = new Set(naiveWatches.map((w) => w.watchId));
-  const naive = await naiveScorer(db, naiveWatches);
+  step = phase(`naive scorer: every record against ${naiveWatches.length} watches`);
+  const naive = await naiveScorer(db, naiveWatches, tenths('naive scorer', total, 'records'));
+  step.done();
   const naivePerWatch = naive.wallMs / Math.max(1, naiveWatches.length);
   const scanOnNaive = timings.filter((t) => naiveSet.has(t.watchId)).map((t) => t.totalMs);
   const speedup = naivePerWatch / mean(scanOnNaive);
@@ -516,7 +561,9 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
       niceClasses: spec.niceClasses,
       designations: spec.designations,
     });
+    step = phase('EXPLAIN ANALYZE of the slowest candidate query');
     const plan = await explain(db, slowest, bandThreshold(prepared));
+    step.done();
     const heading = `Slowest candidate query on ${backend}: watch "${spec.name}" (classes ${spec.niceClasses.join(',')}; ${spec.designations.join(',')}), ${fmt(slowest.candidateMs, 1)} ms in the scan, ${slowest.totalMs.toFixed(1)} ms for the whole watch`;
     log(`\n${heading}\n${plan}`);
     if (targeted && (p99 > TARGETS.p99 || p50 > TARGETS.p50)) {
@@ -525,22 +572,30 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   }
 
   // 4. Incremental run: more watches (already scanned up to now), a new import, one run.
+  step = phase(
+    `insert ${fmt(Math.max(0, settings.incrementalWatches - settings.watches), 0)} more watches, already scanned`,
+  );
   const highWater = await highestChangeSeq(db);
   const extraSpecs = specs.slice(settings.watches, settings.incrementalWatches);
   const extraIds = await insertWatches(db, ownerId, extraSpecs, {
     kind: 'scanned',
     scannedSeq: highWater,
   });
+  step.done();
   const allIds = [...fullIds, ...extraIds];
   const incrementalIndexes = rnd
     .shuffle(allIds.map((_, i) => i))
     .slice(0, Math.min(settings.incrementalPlanted, allIds.length));
   const fresh = plantVariants(specs, incrementalIndexes, generator, rnd);
   const freshFile = join(workDir, `${backend}-new-records.jsonl`);
+  step = phase(`generate ${fmt(settings.incrementalRecords, 0)} new records`);
   writeRegisterFile(freshFile, settings.incrementalRecords, generator, fresh.records, rnd);
+  step.done();
+  step = phase(`import the ${fmt(settings.incrementalRecords, 0)} new records`);
   t0 = performance.now();
   const freshSummary = await importRecordFiles(db, [freshFile], { batchSize: settings.batch });
   const freshImportMs = performance.now() - t0;
+  step.done();
   rmSync(freshFile, { force: true });
   if (freshSummary.errors.length > 0) throw new Error('incremental import had errors');
   row(
@@ -549,17 +604,24 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   );
 
   const concurrency = settings.concurrency ?? (db.kind === 'postgres' ? 4 : 1);
+  const counted = countScans(db);
   const incScanner = createScanner({
-    db,
+    db: counted.db,
     logger,
     publicUrl: 'http://localhost:3000',
     leaseSeconds: 3600,
     concurrency,
   });
   const before = new Date();
+  step = phase(`incremental run of ${fmt(allIds.length, 0)} watches`);
+  const stopIncProgress = pollProgress(
+    counted.scanned,
+    tenths('incremental run', allIds.length, 'watches'),
+  );
   t0 = performance.now();
-  const incTotals = await incScanner.scan({ watchIds: allIds });
+  const incTotals = await incScanner.scan({ watchIds: allIds }).finally(stopIncProgress);
   const incMs = performance.now() - t0;
+  step.done();
   const modes = await db.query<{ mode: string; n: number; failed: number }>(
     `SELECT mode, count(*)::int AS n, count(error)::int AS failed FROM scan_runs
       WHERE started_at >= $1 GROUP BY mode ORDER BY mode`,

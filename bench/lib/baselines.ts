@@ -46,9 +46,14 @@ type LeanRecord = {
 /**
  * Every record, read from the database in pages of 10,000 (keyset on id), decided against every
  * watch with the service's own decideConflictPrepared. Returns the conflicts per watch, the wall
- * time (reading included) and the CPU time of the decisions alone.
+ * time (reading included) and the CPU time of the decisions alone. Only a page is held at a time;
+ * `onPage` hears the records read so far after each.
  */
-export async function naiveScorer(db: Db, watches: readonly BaselineWatch[]) {
+export async function naiveScorer(
+  db: Db,
+  watches: readonly BaselineWatch[],
+  onPage?: (records: number) => void,
+) {
   const hits = new Map<string, Set<string>>(watches.map((w) => [w.watchId, new Set<string>()]));
   const t0 = performance.now();
   let decideMs = 0;
@@ -72,6 +77,7 @@ export async function naiveScorer(db: Db, watches: readonly BaselineWatch[]) {
       }
     }
     decideMs += performance.now() - d0;
+    onPage?.(records);
   }
   return { hits, wallMs: performance.now() - t0, decideMs, records };
 }

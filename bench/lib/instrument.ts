@@ -113,3 +113,37 @@ export function instrument(inner: Db): InstrumentedDb {
     },
   };
 }
+
+/**
+ * Counts the watches a scanner has finished, at any concurrency (instrument() assumes one scan at
+ * a time): a watch is done when the transaction that recorded its result, the one that locks its
+ * row, commits. For progress lines only; it adds no statement.
+ */
+export function countScans(inner: Db): { db: Db; scanned: () => number } {
+  let scanned = 0;
+  const db: Db = {
+    kind: inner.kind,
+    query: (text, params) => inner.query(text, params),
+    queryBytes: (text, params) => inner.queryBytes(text, params),
+    exec: (script) => inner.exec(script),
+    copyFrom: (target, data) => inner.copyFrom(target, data),
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      let recordsScan = false;
+      const result = await inner.transaction((tx) =>
+        fn({
+          query<R>(text: string, params?: readonly unknown[]) {
+            if (LEASE_CHECK.test(text)) recordsScan = true;
+            return tx.query<R>(text, params);
+          },
+          queryBytes: (text, params) => tx.queryBytes(text, params),
+          exec: (script) => tx.exec(script),
+          copyFrom: (target, data) => tx.copyFrom(target, data),
+        }),
+      );
+      if (recordsScan) scanned++;
+      return result;
+    },
+    close: () => inner.close(),
+  };
+  return { db, scanned: () => scanned };
+}

@@ -408,7 +408,9 @@ export function registerGenerator(
 
 /**
  * Writes `total` records as JSON Lines: synthetic ones, with `planted` records placed at random
- * positions among them (counted in the total). Returns the bytes written.
+ * positions among them (counted in the total). Returns the bytes written. Records go to the file
+ * 10,000 at a time as they are made, so memory does not grow with `total`; `onProgress` hears the
+ * count written after each of those writes.
  */
 export function writeRegisterFile(
   path: string,
@@ -416,6 +418,7 @@ export function writeRegisterFile(
   generator: RegisterGenerator,
   planted: readonly SyntheticRecord[],
   rnd: Random,
+  onProgress?: (written: number) => void,
 ): number {
   if (planted.length > total) throw new Error(`${planted.length} planted records exceed ${total}`);
   const positions = planted.map(() => rnd.int(Math.max(1, total))).sort((a, b) => a - b);
@@ -435,7 +438,10 @@ export function writeRegisterFile(
       // Room left only for the remaining planted records: they go in whatever their position.
       const mustPlant = total - written <= planted.length - p;
       lines.push(JSON.stringify(plantedDue || mustPlant ? planted[p++] : generator.record()));
-      if (lines.length >= 10_000) flush();
+      if (lines.length >= 10_000) {
+        flush();
+        onProgress?.(written + 1);
+      }
     }
     if (lines.length > 0) flush();
   } finally {
