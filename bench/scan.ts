@@ -19,9 +19,12 @@
 //   BENCH_INCREMENTAL_RECORDS   records imported before the incremental run (default 50000)
 //   BENCH_INCREMENTAL_WATCHES   watches of the incremental run (default 10000)
 //   BENCH_INCREMENTAL_PLANTED   watches with variants planted in that import (default 250)
-//   BENCH_TRGM_SAMPLE           watches queried with the plain pg_trgm query (default 50)
-//   BENCH_NAIVE_WATCHES         watches scored by the naive scorer over every record (default 6:
-//                               it decides every record for each, ~10 s per watch at 1M)
+//   BENCH_TRGM_SAMPLE           watches queried with the plain pg_trgm query (default 50; 20 above
+//                               2,000,000 records, where its trigram index on every record takes
+//                               minutes to build; 0 skips it, index included)
+//   BENCH_NAIVE_WATCHES         watches scored by the naive scorer over every record (default 6;
+//                               2 above 2,000,000 records: it decides every record for each, ~3 s
+//                               per watch per million records; 0 skips it)
 //   BENCH_SCAN_CONCURRENCY      scanner concurrency of the incremental run (default: the
 //                               service's, 4 on PostgreSQL and 1 on PGlite; the full scan runs
 //                               at 1 so that per-watch times are one scan's latency)
@@ -104,8 +107,6 @@ const settings = {
   incrementalRecords: envNumber('BENCH_INCREMENTAL_RECORDS', 50_000),
   incrementalWatches: envNumber('BENCH_INCREMENTAL_WATCHES', 10_000),
   incrementalPlanted: envNumber('BENCH_INCREMENTAL_PLANTED', 250),
-  trgmSample: envNumber('BENCH_TRGM_SAMPLE', 50),
-  naiveWatches: envNumber('BENCH_NAIVE_WATCHES', 6),
   concurrency: process.env.BENCH_SCAN_CONCURRENCY
     ? Math.max(1, envNumber('BENCH_SCAN_CONCURRENCY', 1))
     : null,
@@ -118,6 +119,42 @@ const settings = {
 for (const b of settings.backends) {
   if (b !== 'postgres' && b !== 'pglite') throw new Error(`BENCH_BACKENDS: unknown backend ${b}`);
 }
+
+/**
+ * Above this many records the baselines default to smaller samples. Both grow with the register
+ * and measure nothing the service does: the naive scorer decides every record for each of its
+ * watches (~3 s per watch per million records), and the plain query needs a trigram index on every
+ * record, built for it alone. Their per-watch figures need only a few watches.
+ */
+const LARGE_REGISTER = 2_000_000;
+
+/** A baseline's number of watches and, unless it is the usual default, where it comes from. */
+type BaselineSize = { count: number; why: string };
+
+function baselineSize(name: string, usual: number, large: number, records: number): BaselineSize {
+  const raw = process.env[name];
+  if (raw !== undefined && raw !== '') {
+    const count = Math.min(envNumber(name, usual), settings.watches);
+    return { count, why: `${name}=${count}` };
+  }
+  return records > LARGE_REGISTER
+    ? {
+        count: Math.min(large, settings.watches),
+        why: `the default above ${fmt(LARGE_REGISTER, 0)} records; ${name} sets it, 0 skips`,
+      }
+    : { count: Math.min(usual, settings.watches), why: '' };
+}
+
+const baselineSizes = (records: number) => ({
+  trgm: baselineSize('BENCH_TRGM_SAMPLE', 50, 20, records),
+  naive: baselineSize('BENCH_NAIVE_WATCHES', 6, 2, records),
+});
+// Read now, so that a bad value stops the run before anything is generated.
+const baselines = {
+  postgres: baselineSizes(settings.records.postgres),
+  pglite: baselineSizes(settings.records.pglite),
+};
+const because = (why: string) => (why === '' ? '' : ` (${why})`);
 
 const TARGETS = {
   importRate: 20_000,
@@ -456,6 +493,10 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   step.done();
 
   // 3. Baselines on a sample of the same watches and their planted variants.
+  const sizes = baselines[backend];
+  log(
+    `[${stamp()}] baselines on ${backend}: plain pg_trgm on ${sizes.trgm.count} watches${because(sizes.trgm.why)}, naive scorer on ${sizes.naive.count}${because(sizes.naive.why)}`,
+  );
   const sample = (n: number): BaselineWatch[] =>
     fullSpecs.slice(0, n).map((spec, i) => ({
       watchId: fullIds[i] as string,
@@ -465,89 +506,106 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
         designations: spec.designations,
       }),
     }));
-  const trgmWatches = sample(settings.trgmSample);
-  const trgmSet = new Set(trgmWatches.map((w) => w.watchId));
   const inSample = (ids: Set<string>) => (p: Planted) => ids.has(fullIds[p.watchIndex] as string);
+  const trgmWatches = sample(sizes.trgm.count);
+  const trgmSet = new Set(trgmWatches.map((w) => w.watchId));
   const trgmPlanted = initial.planted.filter(inSample(trgmSet));
-  // The plain query needs a trigram index on all of compact_text (the service's own trigram
-  // indexes are partial, by length bucket): built for the comparison, dropped after it.
-  step = phase('plain pg_trgm baseline: build its trigram index on all of compact_text');
-  await db.exec('CREATE INDEX bench_plain_trgm_idx ON marks USING gin (compact_text gin_trgm_ops)');
-  const plainIndexMs = step.done();
-  step = phase(`plain pg_trgm baseline: query ${trgmWatches.length} watches`);
-  const trgm = await plainTrigram(db, trgmWatches);
-  await db.exec('DROP INDEX bench_plain_trgm_idx');
-  step.done();
-  const trgmFound = new Map(trgm.map((r) => [r.watchId, r.externalIds]));
-  const trgmRecall = recallByKind(trgmPlanted, (p) =>
-    (trgmFound.get(fullIds[p.watchIndex] as string) as Set<string>).has(p.externalId),
-  );
   const scanOnTrgmSample = recallByKind(trgmPlanted, scanFound);
-  const trgmMs = trgm.map((r) => r.ms);
-  const sampleScanMs = timings.filter((t) => trgmSet.has(t.watchId)).map((t) => t.totalMs);
-  row(
-    `plain pg_trgm query (% at ${PLAIN_TRGM_THRESHOLD} + classes &&), ${trgm.length} watches: p50/p99`,
-    `${fmt(quantile(trgmMs, 0.5), 1)}/${fmt(quantile(trgmMs, 0.99), 1)} ms (the real scan on the same watches: ${fmt(quantile(sampleScanMs, 0.5), 1)}/${fmt(quantile(sampleScanMs, 0.99), 1)} ms; its full trigram index built in ${seconds(plainIndexMs)})`,
-  );
-  row('plain pg_trgm query: recall on the same planted variants', recallText(trgmRecall));
-  const betterRecall = foundOf(scanOnTrgmSample) > foundOf(trgmRecall);
-  row(
-    'real scan: recall on the same planted variants',
-    recallText(scanOnTrgmSample),
-    targeted ? 'higher than pg_trgm' : '',
-    targeted ? betterRecall : null,
-  );
+  let trgmRecall: KindRecall | null = null;
+  if (trgmWatches.length === 0) {
+    row('plain pg_trgm query', `skipped${because(sizes.trgm.why)}`);
+  } else {
+    // The plain query needs a trigram index on all of compact_text (the service's own trigram
+    // indexes are partial, by length bucket): built for the comparison, dropped after it.
+    step = phase('plain pg_trgm baseline: build its trigram index on all of compact_text');
+    await db.exec(
+      'CREATE INDEX bench_plain_trgm_idx ON marks USING gin (compact_text gin_trgm_ops)',
+    );
+    const plainIndexMs = step.done();
+    step = phase(`plain pg_trgm baseline: query ${trgmWatches.length} watches`);
+    const trgm = await plainTrigram(db, trgmWatches);
+    await db.exec('DROP INDEX bench_plain_trgm_idx');
+    step.done();
+    const trgmFound = new Map(trgm.map((r) => [r.watchId, r.externalIds]));
+    const recall = recallByKind(trgmPlanted, (p) =>
+      (trgmFound.get(fullIds[p.watchIndex] as string) as Set<string>).has(p.externalId),
+    );
+    trgmRecall = recall;
+    const trgmMs = trgm.map((r) => r.ms);
+    const sampleScanMs = timings.filter((t) => trgmSet.has(t.watchId)).map((t) => t.totalMs);
+    row(
+      `plain pg_trgm query (% at ${PLAIN_TRGM_THRESHOLD} + classes &&), ${trgm.length} watches${because(sizes.trgm.why)}: p50/p99`,
+      `${fmt(quantile(trgmMs, 0.5), 1)}/${fmt(quantile(trgmMs, 0.99), 1)} ms (the real scan on the same watches: ${fmt(quantile(sampleScanMs, 0.5), 1)}/${fmt(quantile(sampleScanMs, 0.99), 1)} ms; its full trigram index built in ${seconds(plainIndexMs)})`,
+    );
+    row('plain pg_trgm query: recall on the same planted variants', recallText(recall));
+    const betterRecall = foundOf(scanOnTrgmSample) > foundOf(recall);
+    row(
+      'real scan: recall on the same planted variants',
+      recallText(scanOnTrgmSample),
+      targeted ? 'higher than pg_trgm' : '',
+      targeted ? betterRecall : null,
+    );
+  }
 
-  const naiveWatches = sample(settings.naiveWatches);
-  const naiveSet = new Set(naiveWatches.map((w) => w.watchId));
-  step = phase(`naive scorer: every record against ${naiveWatches.length} watches`);
-  const naive = await naiveScorer(db, naiveWatches, tenths('naive scorer', total, 'records'));
-  step.done();
-  const naivePerWatch = naive.wallMs / Math.max(1, naiveWatches.length);
-  const scanOnNaive = timings.filter((t) => naiveSet.has(t.watchId)).map((t) => t.totalMs);
-  const speedup = naivePerWatch / mean(scanOnNaive);
-  const naivePlanted = initial.planted.filter(inSample(naiveSet));
-  const naiveRecall = recallByKind(naivePlanted, (p) =>
-    (naive.hits.get(fullIds[p.watchIndex] as string) as Set<string>).has(p.externalId),
-  );
-  const scanOnNaiveSample = recallByKind(naivePlanted, scanFound);
-  const decisionOnTrgmSample = recallByKind(trgmPlanted, accepted);
-  row(
-    `naive scorer (decideConflictPrepared on all ${fmt(naive.records, 0)} records), ${naiveWatches.length} watches`,
-    `${fmt(naivePerWatch / 1000, 2)} s per watch (${fmt((1000 * naive.decideMs) / (naive.records * Math.max(1, naiveWatches.length)), 2)} µs per decision)`,
-  );
-  row(
-    'naive scorer: recall on its watches’ planted variants',
-    `${recallText(naiveRecall)}; real scan ${recallText(scanOnNaiveSample)}; on the ${trgm.length}-watch sample the naive scorer’s decision finds ${recallText(decisionOnTrgmSample)}`,
-  );
-  row(
-    'speed-up of the real scan over the naive scorer (same watches)',
-    `${fmt(speedup, 0)}×`,
-    targeted ? `≥ ${TARGETS.speedup}×` : '',
-    targeted ? speedup >= TARGETS.speedup : null,
-  );
+  const naiveWatches = sample(sizes.naive.count);
+  if (naiveWatches.length === 0) {
+    row('naive scorer', `skipped${because(sizes.naive.why)}`);
+  } else {
+    const naiveSet = new Set(naiveWatches.map((w) => w.watchId));
+    step = phase(`naive scorer: every record against ${naiveWatches.length} watches`);
+    const naive = await naiveScorer(db, naiveWatches, tenths('naive scorer', total, 'records'));
+    step.done();
+    const naivePerWatch = naive.wallMs / naiveWatches.length;
+    const scanOnNaive = timings.filter((t) => naiveSet.has(t.watchId)).map((t) => t.totalMs);
+    const speedup = naivePerWatch / mean(scanOnNaive);
+    const naivePlanted = initial.planted.filter(inSample(naiveSet));
+    const naiveRecall = recallByKind(naivePlanted, (p) =>
+      (naive.hits.get(fullIds[p.watchIndex] as string) as Set<string>).has(p.externalId),
+    );
+    const scanOnNaiveSample = recallByKind(naivePlanted, scanFound);
+    const decisionOnTrgmSample = recallByKind(trgmPlanted, accepted);
+    row(
+      `naive scorer (decideConflictPrepared on all ${fmt(naive.records, 0)} records), ${naiveWatches.length} watches${because(sizes.naive.why)}`,
+      `${fmt(naivePerWatch / 1000, 2)} s per watch (${fmt((1000 * naive.decideMs) / (naive.records * naiveWatches.length), 2)} µs per decision)`,
+    );
+    row(
+      'naive scorer: recall on its watches’ planted variants',
+      `${recallText(naiveRecall)}; real scan ${recallText(scanOnNaiveSample)}${trgmWatches.length > 0 ? `; on the ${trgmWatches.length}-watch sample the naive scorer’s decision finds ${recallText(decisionOnTrgmSample)}` : ''}`,
+    );
+    row(
+      'speed-up of the real scan over the naive scorer (same watches)',
+      `${fmt(speedup, 0)}×`,
+      targeted ? `≥ ${TARGETS.speedup}×` : '',
+      targeted ? speedup >= TARGETS.speedup : null,
+    );
+  }
 
-  const kindRows = VARIANT_KINDS.map((k) => {
-    const all = scanRecall.get(k) as { total: number; found: number };
-    const s = scanOnTrgmSample.get(k) as { total: number; found: number };
-    const t = trgmRecall.get(k) as { total: number; found: number };
-    return [
-      k,
-      `${pct(all.found, all.total)} of ${all.total}`,
-      `${pct(s.found, s.total)} of ${s.total}`,
-      `${pct(t.found, t.total)} of ${t.total}`,
-    ];
-  });
-  const kindTable = table(
-    [
-      'variant kind',
-      'real scan, all watches',
-      `real scan, ${trgm.length}-watch sample`,
-      'plain pg_trgm, same sample',
-    ],
-    kindRows,
-    [false, true, true, true],
-  );
+  const cell = (r: KindRecall, k: VariantKind) => {
+    const s = r.get(k) as { total: number; found: number };
+    return `${pct(s.found, s.total)} of ${s.total}`;
+  };
+  const kindTable =
+    trgmRecall === null
+      ? table(
+          ['variant kind', 'real scan, all watches'],
+          VARIANT_KINDS.map((k) => [k, cell(scanRecall, k)]),
+          [false, true],
+        )
+      : table(
+          [
+            'variant kind',
+            'real scan, all watches',
+            `real scan, ${trgmWatches.length}-watch sample`,
+            'plain pg_trgm, same sample',
+          ],
+          VARIANT_KINDS.map((k) => [
+            k,
+            cell(scanRecall, k),
+            cell(scanOnTrgmSample, k),
+            cell(trgmRecall as KindRecall, k),
+          ]),
+          [false, true, true, true],
+        );
   log(`\nRecall by variant kind (${backend}):\n${kindTable}`);
   notes.push(`Recall by variant kind on ${backend}:\n\n${kindTable}`);
 
@@ -686,11 +744,17 @@ async function main() {
     const sizes = settings.backends
       .map((b) => `${b} ${settings.records[b as Backend].toLocaleString('en')} records`)
       .join(', ');
+    const baselineText = settings.backends
+      .map((b) => {
+        const size = baselines[b as Backend];
+        return `${b}: plain pg_trgm sample ${size.trgm.count} watches, naive scorer ${size.naive.count}`;
+      })
+      .join('; ');
     const markdown = [
       '## Register and scans (`npm run bench:scan`)',
       '',
       `Run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machineDescription(postgresVersion)}.`,
-      `Sizes: ${sizes}; ${settings.watches} watches in the full scan, ${settings.incrementalWatches.toLocaleString('en')} in the incremental run after ${settings.incrementalRecords.toLocaleString('en')} new records; plain pg_trgm sample ${settings.trgmSample} watches, naive scorer ${settings.naiveWatches}; seed ${settings.seed}; PostgreSQL connected by ${connectionLabel(settings.serverUrl)}.`,
+      `Sizes: ${sizes}; ${settings.watches} watches in the full scan, ${settings.incrementalWatches.toLocaleString('en')} in the incremental run after ${settings.incrementalRecords.toLocaleString('en')} new records; ${baselineText}; seed ${settings.seed}; PostgreSQL connected by ${connectionLabel(settings.serverUrl)}.`,
       '',
       results,
       '',
