@@ -34,7 +34,7 @@
 //   BENCH_EXPLAIN               1 (default): EXPLAIN ANALYZE the slowest candidate query; 0: skip
 //   BENCH_DOCS                  0: do not write docs/benchmarks.md
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,7 @@ import {
   plainTrigram,
 } from './lib/baselines.ts';
 import { onCleanup, runCleanups } from './lib/cleanups.ts';
+import { bytesText, databaseSize, freeBytes, serverDataDirectory } from './lib/disk.ts';
 import { FINDINGS } from './lib/findings.ts';
 import { importStepCosts, profileImport } from './lib/import-profile.ts';
 import { countScans, instrument, type WatchTiming } from './lib/instrument.ts';
@@ -255,13 +256,19 @@ const recallText = (r: KindRecall) =>
 
 let postgresVersion: string | null = null;
 
-async function openBackend(backend: Backend): Promise<Db> {
+type OpenedBackend = {
+  db: Db;
+  /** PGlite's data directory (its size is the database's size on disk); null on a server. */
+  pgliteDir: string | null;
+};
+
+async function openBackend(backend: Backend): Promise<OpenedBackend> {
   if (backend === 'pglite') {
     const dir = mkdtempSync(join(workDir, 'pglite-'));
     const db = await openDb({ dataDir: dir });
     onCleanup(() => db.close());
     await migrate(db);
-    return db;
+    return { db, pgliteDir: dir };
   }
   const admin = connectPostgres(settings.serverUrl, { max: 1, onnotice: () => {} });
   const name = `tmw_bench_scan_${randomBytes(6).toString('hex')}`;
@@ -280,7 +287,54 @@ async function openBackend(backend: Backend): Promise<Db> {
   postgresVersion = version[0]?.v ?? null;
   await migrate(db);
   log(`scratch database ${name}`);
-  return db;
+  return { db, pgliteDir: null };
+}
+
+/** Register file bytes per record (238 on the 1M-record runs). */
+const FILE_BYTES_PER_RECORD = 240;
+/**
+ * Database bytes per record, marks and its indexes (2,200-2,700 measured on 20,000-30,000
+ * records): only a guess for a large register, whose figure the run itself reports.
+ */
+const DB_BYTES_PER_RECORD = 2500;
+
+/** Says how much disk the run will want and where it is free; warns when it looks short. */
+async function checkDisk(db: Db, backend: Backend, records: number, localServer: boolean) {
+  const fileNeed = records * FILE_BYTES_PER_RECORD;
+  const dbNeed = records * DB_BYTES_PER_RECORD;
+  const dataDir =
+    backend === 'pglite' ? workDir : localServer ? await serverDataDirectory(db) : null;
+  const places = [{ what: 'register file', path: workDir, need: fileNeed }];
+  if (dataDir !== null) places.push({ what: 'database', path: dataDir, need: dbNeed });
+  // Places on one file system share its free space.
+  const byDevice = new Map<
+    number,
+    { free: number | null; need: number; what: string[]; paths: Set<string> }
+  >();
+  for (const p of places) {
+    let dev: number;
+    try {
+      dev = statSync(p.path).dev;
+    } catch {
+      continue;
+    }
+    const entry = byDevice.get(dev) ?? {
+      free: freeBytes(p.path),
+      need: 0,
+      what: [],
+      paths: new Set<string>(),
+    };
+    entry.need += p.need;
+    entry.what.push(p.what);
+    entry.paths.add(p.path);
+    byDevice.set(dev, entry);
+  }
+  for (const entry of byDevice.values()) {
+    const short = entry.free !== null && entry.free < entry.need;
+    log(
+      `[${stamp()}] disk: ${entry.free === null ? 'free space unknown' : `${bytesText(entry.free)} free`} for the ${entry.what.join(' and the ')} (${[...entry.paths].join(', ')}); this run wants about ${bytesText(entry.need)} there (${FILE_BYTES_PER_RECORD} bytes per record for the file, ~${fmt(DB_BYTES_PER_RECORD, 0)} for the database${backend === 'postgres' ? ', and the server’s WAL may grow to max_wal_size besides' : ''})${short ? ' — WARNING: that looks short' : ''}`,
+    );
+  }
 }
 
 /** EXPLAIN ANALYZE of a candidate query as the scanner ran it (same SQL, parameters, threshold). */
@@ -320,9 +374,15 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   const initial = plantVariants(specs, fullIndexes, generator, rnd);
   step.done(`${initial.records.length} planted variants`);
 
-  // 1. Generate the register file, then import it through the real importer.
+  // 1. Generate the register file, then import it through the real importer. The database is
+  // opened first: a server that cannot be reached, or a disk too small, is better known before a
+  // long generation than after it.
   const file = join(workDir, `${backend}-register.jsonl`);
   const localServer = isLocalServer(settings.serverUrl);
+  step = phase(`open the ${backend} database and migrate`);
+  const { db, pgliteDir } = await openBackend(backend);
+  step.done();
+  await checkDisk(db, backend, total, localServer);
   step = phase(`generate the register file (${fmt(total, 0)} records) in ${file}`);
   const bytes = writeRegisterFile(
     file,
@@ -338,9 +398,6 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     `${seconds(generateMs)} (${fmt(bytes / 2 ** 20, 0)} MiB, ${fmt(total / (generateMs / 1000), 0)} records/s, ${initial.records.length} planted variants)`,
   );
 
-  step = phase(`open the ${backend} database and migrate`);
-  const db = await openBackend(backend);
-  step.done();
   const profiled = profileImport(db, localServer);
   await profiled.start();
   step = phase(`import ${fmt(total, 0)} records through the real importer`);
@@ -376,6 +433,16 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     targeted ? importRate >= TARGETS.importRate : null,
   );
   row('import: where the time goes', importProfile);
+  step = phase('database size on disk');
+  const size = await databaseSize(db, pgliteDir);
+  step.done();
+  row(
+    `database size on disk after the import (${pgliteDir === null ? 'pg_database_size' : 'PGlite’s data directory'})`,
+    `${bytesText(size.total)}: marks table ${bytesText(size.marksTable)}, its ${size.indexes.length} indexes ${bytesText(size.marksIndexes)}, the rest ${bytesText(size.rest)}${size.pgliteWal === null ? '' : ` (of which its WAL ${bytesText(size.pgliteWal)})`}; ${fmt(size.total / total, 0)} bytes per record${size.serverWal === null ? '' : ` (besides the server’s WAL, shared by its databases: ${bytesText(size.serverWal)})`}`,
+  );
+  const indexSizes = `Indexes of marks on ${backend} after importing ${fmt(total, 0)} records: ${size.indexes.map((i) => `${i.name} ${bytesText(i.bytes)}`).join(', ')}.`;
+  log(`  ${indexSizes}`);
+  notes.push(indexSizes);
   step = phase('CPU cost of the importer’s JS steps, on the first 20,000 records');
   const steps = importStepCosts(file);
   rmSync(file, { force: true });
