@@ -33,8 +33,11 @@
 //   BENCH_MARKOV_ORDER          order of the character model (default 4)
 //   BENCH_EXPLAIN               1 (default): EXPLAIN ANALYZE the slowest candidate query; 0: skip
 //   BENCH_DOCS                  0: do not write docs/benchmarks.md
+//   BENCH_WORK_DIR              where the register files and PGlite's database are written, in a
+//                               directory of their own removed at the end (default: the system's
+//                               temporary directory; 10M records make a ~2.3 GB file)
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -171,7 +174,11 @@ const DOC = join(root, 'docs/benchmarks.md');
 
 const log = (line = '') => console.log(line);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const workDir = mkdtempSync(join(tmpdir(), 'tmw-bench-scan-'));
+// The register file (~240 bytes per record) and PGlite's data go here: a /tmp in RAM (tmpfs) would
+// hold a 10M-record file in memory, hence the setting.
+const workParent = process.env.BENCH_WORK_DIR || tmpdir();
+mkdirSync(workParent, { recursive: true });
+const workDir = mkdtempSync(join(workParent, 'tmw-bench-scan-'));
 // Not a cleanup: those run after each backend, and the next backend still needs the directory.
 process.on('exit', () => rmSync(workDir, { recursive: true, force: true }));
 
