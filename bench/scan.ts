@@ -263,6 +263,36 @@ const recallText = (r: KindRecall) =>
 
 let postgresVersion: string | null = null;
 
+/**
+ * The server settings that shape an import and scans of this size: memory for the shared cache,
+ * sorts and index builds, how often and how much WAL is written and flushed. And autovacuum, which
+ * decides whether anything vacuums the mirror between the import and the scans.
+ */
+const RUN_SETTINGS = [
+  'shared_buffers',
+  'work_mem',
+  'maintenance_work_mem',
+  'max_wal_size',
+  'checkpoint_timeout',
+  'wal_compression',
+  'synchronous_commit',
+  'autovacuum',
+];
+const runSettings = new Map<Backend, Map<string, string>>();
+
+async function readRunSettings(db: Db, backend: Backend): Promise<Map<string, string>> {
+  const rows = await db.query<{ name: string; value: string }>(
+    'SELECT name, current_setting(name) AS value FROM unnest($1::text[]) AS name',
+    [RUN_SETTINGS],
+  );
+  const values = new Map(rows.map((r) => [r.name, r.value]));
+  runSettings.set(backend, values);
+  return values;
+}
+
+const settingsText = (values: Map<string, string>) =>
+  [...values].map(([name, value]) => `${name} ${value}`).join(', ');
+
 type OpenedBackend = {
   db: Db;
   /** PGlite's data directory (its size is the database's size on disk); null on a server. */
@@ -389,6 +419,10 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   step = phase(`open the ${backend} database and migrate`);
   const { db, pgliteDir } = await openBackend(backend);
   step.done();
+  const serverSettings = await readRunSettings(db, backend);
+  log(
+    `[${stamp()}] ${backend === 'pglite' ? 'PGlite' : 'PostgreSQL'} settings: ${settingsText(serverSettings)}`,
+  );
   await checkDisk(db, backend, total, localServer);
   step = phase(`generate the register file (${fmt(total, 0)} records) in ${file}`);
   const bytes = writeRegisterFile(
@@ -829,6 +863,7 @@ async function main() {
       '',
       `Run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machineDescription(postgresVersion)}.`,
       `Sizes: ${sizes}; ${settings.watches} watches in the full scan, ${settings.incrementalWatches.toLocaleString('en')} in the incremental run after ${settings.incrementalRecords.toLocaleString('en')} new records; ${baselineText}; seed ${settings.seed}; PostgreSQL connected by ${connectionLabel(settings.serverUrl)}.`,
+      `Settings: ${[...runSettings].map(([b, values]) => `${b} ${settingsText(values)}`).join('; ')}.`,
       '',
       results,
       '',
