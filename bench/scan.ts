@@ -67,6 +67,7 @@ import { importStepCosts, profileImport } from './lib/import-profile.ts';
 import { countScans, instrument, type WatchTiming } from './lib/instrument.ts';
 import { table, writeSection } from './lib/markdown.ts';
 import { type MarkModel, trainMarkModel } from './lib/markov.ts';
+import { backendPidsOf, type PhaseMemory, sampleMemory } from './lib/memory.ts';
 import { benchServerUrl, connectionLabel, isLocalServer } from './lib/postgres-server.ts';
 import { duration, phase, pollProgress, stamp, tenths } from './lib/progress.ts';
 import { mulberry32, random } from './lib/random.ts';
@@ -297,6 +298,8 @@ type OpenedBackend = {
   db: Db;
   /** PGlite's data directory (its size is the database's size on disk); null on a server. */
   pgliteDir: string | null;
+  /** The server processes serving the scratch database; null for PGlite or a remote server. */
+  backendPids: (() => Promise<number[]>) | null;
 };
 
 async function openBackend(backend: Backend): Promise<OpenedBackend> {
@@ -305,7 +308,7 @@ async function openBackend(backend: Backend): Promise<OpenedBackend> {
     const db = await openDb({ dataDir: dir });
     onCleanup(() => db.close());
     await migrate(db);
-    return { db, pgliteDir: dir };
+    return { db, pgliteDir: dir, backendPids: null };
   }
   const admin = connectPostgres(settings.serverUrl, { max: 1, onnotice: () => {} });
   const name = `tmw_bench_scan_${randomBytes(6).toString('hex')}`;
@@ -324,7 +327,14 @@ async function openBackend(backend: Backend): Promise<OpenedBackend> {
   postgresVersion = version[0]?.v ?? null;
   await migrate(db);
   log(`scratch database ${name}`);
-  return { db, pgliteDir: null };
+  const backendPids = isLocalServer(settings.serverUrl)
+    ? backendPidsOf(
+        async (sql, params) =>
+          Array.from(await admin.unsafe(sql, params as never[])) as { pid: number }[],
+        name,
+      )
+    : null;
+  return { db, pgliteDir: null, backendPids };
 }
 
 /** Register file bytes per record (238 on the 1M-record runs). */
@@ -386,6 +396,48 @@ async function explain(db: Db, timing: WatchTiming, threshold: number): Promise<
   return rows.map((r) => Object.values(r)[0]).join('\n');
 }
 
+const MEMORY_NOTE = `How to read the memory rows. The service's RSS is sampled every 0.5 s, and the process's lifetime peak (maxRSS) counts for a phase when it rose during it. The PostgreSQL rows come from /proc/<pid>/status of the server processes serving the benchmark's database (pids from pg_stat_activity), sampled every 0.5 s. RssAnon is memory a backend holds alone (sorts and hashes up to work_mem, catalog and plan caches, COPY buffers): it is summed, since every connection adds its own, and a backend keeps it until it exits, so a later phase on the same connections includes what earlier ones left. RssShmem is the part of the server's shared memory (shared_buffers, mostly) that a backend has touched: all backends count the same pages, so it is not summed; the largest backend's figure is a floor of the shared memory in use and shared_buffers its ceiling, allocated once for the whole server.`;
+
+/** The memory rows: the service, then the server's private and shared memory. */
+function memoryRows(
+  backend: Backend,
+  phases: readonly PhaseMemory[],
+  sharedBuffers: string,
+  serverSampled: boolean,
+): [string, string][] {
+  const each = (pick: (m: PhaseMemory) => number) =>
+    phases.map((m) => bytesText(pick(m))).join(' / ');
+  const during = 'peak in import / full scan / incremental run';
+  const rows: [string, string][] = [
+    [
+      `service memory (RSS of this process: importer and scanner): ${during}`,
+      `${each((m) => m.service.peakRss)} (V8 heap used at most ${each((m) => m.service.peakHeapUsed)}; outside it ${backend === 'pglite' ? '(PGlite’s WebAssembly memory, buffers)' : '(buffers)'} ${each((m) => m.service.peakExternal)}; RSS ${bytesText((phases[0] as PhaseMemory).service.startRss)} before the import${backend === 'pglite' ? '; PGlite’s PostgreSQL runs in this process and is counted here' : ''})`,
+    ],
+  ];
+  if (backend === 'pglite') return rows;
+  const pg = phases.map((m) => m.postgres);
+  if (!serverSampled || pg.some((p) => p === null)) {
+    rows.push([
+      'PostgreSQL memory',
+      `not measured (${serverSampled ? '/proc of the server processes not readable' : 'the server is not on this machine'}); shared_buffers ${sharedBuffers}`,
+    ]);
+    return rows;
+  }
+  const of = (pick: (p: NonNullable<PhaseMemory['postgres']>) => number, text = bytesText) =>
+    pg.map((p) => text(pick(p as NonNullable<PhaseMemory['postgres']>))).join(' / ');
+  rows.push(
+    [
+      `PostgreSQL private memory (RssAnon summed over the benchmark’s backends): ${during}`,
+      `${of((p) => p.privatePeak)} (backends at once, at most: ${of((p) => p.backends, String)}; the largest one ${of((p) => p.privateLargest)})`,
+    ],
+    [
+      `PostgreSQL shared memory touched (RssShmem of the largest backend): ${during}`,
+      `${of((p) => p.sharedLargest)} (shared_buffers ${sharedBuffers}, allocated once for the whole server)`,
+    ],
+  );
+  return rows;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 type BackendResult = { rows: ResultRow[]; notes: string[] };
@@ -417,7 +469,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   const file = join(workDir, `${backend}-register.jsonl`);
   const localServer = isLocalServer(settings.serverUrl);
   step = phase(`open the ${backend} database and migrate`);
-  const { db, pgliteDir } = await openBackend(backend);
+  const { db, pgliteDir, backendPids } = await openBackend(backend);
   step.done();
   const serverSettings = await readRunSettings(db, backend);
   log(
@@ -445,6 +497,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   // The reader reports bytes; records are estimated from them (lines are of similar length).
   const importProgress = tenths('import (records estimated from the bytes read)', total, 'records');
   let fileRead = false;
+  const importSampler = sampleMemory(backendPids);
   let t0 = performance.now();
   const summary = await importRecordFiles(profiled.db, [file], {
     batchSize: settings.batch,
@@ -459,6 +512,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     },
   });
   const importMs = performance.now() - t0;
+  const importMemory = await importSampler.stop();
   step.done();
   const importProfile = await profiled.finish(total);
   if (summary.errors.length > 0 || summary.imported !== total) {
@@ -518,9 +572,11 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     () => instrumented.timings.length,
     tenths('full scan', fullIds.length, 'watches'),
   );
+  const fullSampler = sampleMemory(backendPids);
   t0 = performance.now();
   const fullTotals = await fullScanner.scan({ watchIds: fullIds }).finally(stopFullProgress);
   const fullMs = performance.now() - t0;
+  const fullMemory = await fullSampler.stop();
   step.done();
   const timings = instrumented.timings;
   const per = timings.map((t) => t.totalMs);
@@ -784,9 +840,11 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     counted.scanned,
     tenths('incremental run', allIds.length, 'watches'),
   );
+  const incSampler = sampleMemory(backendPids);
   t0 = performance.now();
   const incTotals = await incScanner.scan({ watchIds: allIds }).finally(stopIncProgress);
   const incMs = performance.now() - t0;
+  const incMemory = await incSampler.stop();
   step.done();
   const modes = await db.query<{ mode: string; n: number; failed: number }>(
     `SELECT mode, count(*)::int AS n, count(error)::int AS failed FROM scan_runs
@@ -817,6 +875,16 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     'incremental run: alerts created; recall on the newly planted variants',
     `${fmt(incTotals.alertsCreated, 0)} alerts; ${recallText(freshRecall)} (decision alone ${recallText(recallByKind(fresh.planted, accepted))}; accepted but missed by the query: ${freshMissed.length})`,
   );
+
+  // 5. Memory during the import, the full scan and the incremental run (see lib/memory.ts).
+  for (const [metric, value] of memoryRows(
+    backend,
+    [importMemory, fullMemory, incMemory],
+    serverSettings.get('shared_buffers') ?? '?',
+    backendPids !== null,
+  )) {
+    row(metric, value);
+  }
   return { rows, notes };
 }
 
@@ -868,6 +936,8 @@ async function main() {
       results,
       '',
       ...notes.flatMap((n) => [n, '']),
+      MEMORY_NOTE,
+      '',
       FINDINGS,
     ].join('\n');
     writeSection(DOC, 'bench:scan', markdown);
