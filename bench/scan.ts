@@ -528,6 +528,15 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     targeted ? importRate >= TARGETS.importRate : null,
   );
   row('import: where the time goes', importProfile);
+  const tenthRates = importProgress.perTenth();
+  if (tenthRates.length >= 2) {
+    // Whether the rate holds as the table and its indexes grow, or falls once they outgrow the
+    // cache: the average alone cannot tell.
+    row(
+      'import: records/s in each tenth of the file, as read (the last batches, GIN merge and ANALYZE after)',
+      tenthRates.map((r) => fmt(r, 0)).join(', '),
+    );
+  }
   step = phase('database size on disk');
   const size = await databaseSize(db, pgliteDir);
   step.done();

@@ -39,7 +39,9 @@ export function phase(name: string, log: (line: string) => void = console.log) {
 
 /**
  * A progress reporter for `total` units of work: `update(done)` prints a line each time another
- * tenth is passed, but only once the phase has run `quietMs`, so that small runs stay quiet.
+ * tenth is passed, but only once the phase has run `quietMs`, so that small runs stay quiet. The
+ * line gives the rate since the previous line as well as overall: an import that slows down as
+ * its indexes outgrow the cache shows it there long before the average moves.
  */
 export function tenths(
   label: string,
@@ -51,19 +53,38 @@ export function tenths(
   const log = options.log ?? console.log;
   const t0 = performance.now();
   let nextTenth = 1;
-  return (done: number) => {
+  let last = { ms: 0, done: 0 };
+  // Where each tenth was passed, printed or not, for perTenth().
+  const passed: { ms: number; done: number }[] = [];
+  const perSecond = (units: number, ms: number) =>
+    ms > 0 ? Math.round(units / (ms / 1000)).toLocaleString('en') : '?';
+  const update = (done: number) => {
     if (total <= 0) return;
     const tenth = Math.floor((10 * Math.min(done, total)) / total);
     if (tenth < nextTenth) return;
     nextTenth = tenth + 1;
     const ms = performance.now() - t0;
+    passed.push({ ms, done });
     if (ms < quietMs || tenth >= 10) return;
-    const rate = done / (ms / 1000);
+    // The time left at the latest rate: the one an import that slows down will keep.
+    const rate = last.done > 0 ? (done - last.done) / ((ms - last.ms) / 1000) : done / (ms / 1000);
     const left = rate > 0 ? ((total - done) / rate) * 1000 : Number.NaN;
+    const recent =
+      last.done > 0 ? `, ${perSecond(done - last.done, ms - last.ms)} since the last line` : '';
+    last = { ms, done };
     log(
-      `[${stamp()}]   ${label}: ${tenth * 10}% (${Math.round(done).toLocaleString('en')} of ${total.toLocaleString('en')} ${unit}) after ${duration(ms)}, ${Math.round(rate).toLocaleString('en')} ${unit}/s, about ${Number.isFinite(left) ? duration(left) : '?'} left`,
+      `[${stamp()}]   ${label}: ${tenth * 10}% (${Math.round(done).toLocaleString('en')} of ${total.toLocaleString('en')} ${unit}) after ${duration(ms)}, ${perSecond(done, ms)} ${unit}/s${recent}, about ${Number.isFinite(left) ? duration(left) : '?'} left`,
     );
   };
+  return Object.assign(update, {
+    /** Units per second between consecutive tenths passed (fewer when calls skipped some). */
+    perTenth(): number[] {
+      return passed.map((p, i) => {
+        const before = passed[i - 1] ?? { ms: 0, done: 0 };
+        return (p.done - before.done) / Math.max(1e-9, (p.ms - before.ms) / 1000);
+      });
+    },
+  });
 }
 
 /**
