@@ -951,7 +951,7 @@ async function main() {
       '',
       `Run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machineDescription(postgresVersion)}.`,
       `Sizes: ${sizes}; ${settings.watches} watches in the full scan, ${settings.incrementalWatches.toLocaleString('en')} in the incremental run after ${settings.incrementalRecords.toLocaleString('en')} new records; ${baselineText}; seed ${settings.seed}; PostgreSQL connected by ${connectionLabel(settings.serverUrl)}.`,
-      `Settings: ${[...runSettings].map(([b, values]) => `${b} ${settingsText(values)}`).join('; ')}.`,
+      `Server settings: ${[...runSettings].map(([b, values]) => `${b} ${settingsText(values)}`).join('; ')}.`,
       '',
       results,
       '',
