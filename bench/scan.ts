@@ -72,7 +72,13 @@ import {
   plainTrigram,
 } from './lib/baselines.ts';
 import { onCleanup, runCleanups } from './lib/cleanups.ts';
-import { bytesText, databaseSize, freeBytes, serverDataDirectory } from './lib/disk.ts';
+import {
+  bytesText,
+  type DatabaseSize,
+  databaseSize,
+  freeBytes,
+  serverDataDirectory,
+} from './lib/disk.ts';
 import { FINDINGS } from './lib/findings.ts';
 import { importStepCosts, profileImport } from './lib/import-profile.ts';
 import { countScans, instrument, type WatchTiming } from './lib/instrument.ts';
@@ -348,6 +354,18 @@ async function openBackend(backend: Backend): Promise<OpenedBackend> {
   return { db, pgliteDir: null, backendPids };
 }
 
+/** What "the rest" of the database size is: its largest tables, and PGlite's WAL. */
+function restText(size: DatabaseSize): string {
+  const parts: string[] = [];
+  if (size.others.length > 0) {
+    parts.push(
+      `largest: ${size.others.map((o) => `${o.name} ${bytesText(o.bytes)}`).join(', ')}, each with its indexes`,
+    );
+  }
+  if (size.pgliteWal !== null) parts.push(`PGlite’s WAL ${bytesText(size.pgliteWal)}`);
+  return parts.join('; ');
+}
+
 /** Register file bytes per record (238 on the 1M-record runs). */
 const FILE_BYTES_PER_RECORD = 240;
 /**
@@ -553,7 +571,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   step.done();
   row(
     `database size on disk after the import (${pgliteDir === null ? 'pg_database_size' : 'PGlite’s data directory'})`,
-    `${bytesText(size.total)}: marks table ${bytesText(size.marksTable)}, its ${size.indexes.length} indexes ${bytesText(size.marksIndexes)}, the rest ${bytesText(size.rest)}${size.pgliteWal === null ? '' : ` (of which its WAL ${bytesText(size.pgliteWal)})`}; ${fmt(size.total / total, 0)} bytes per record${size.serverWal === null ? '' : ` (besides the server’s WAL, shared by its databases: ${bytesText(size.serverWal)})`}`,
+    `${bytesText(size.total)}: marks table ${bytesText(size.marksTable)}, its ${size.indexes.length} indexes ${bytesText(size.marksIndexes)}, the rest ${bytesText(size.rest)} (${restText(size)}); ${fmt(size.total / total, 0)} bytes per record${size.serverWal === null ? '' : ` (besides the server’s WAL, shared by its databases: ${bytesText(size.serverWal)})`}`,
   );
   const indexSizes = `Indexes of marks on ${backend} after importing ${fmt(total, 0)} records: ${size.indexes.map((i) => `${i.name} ${bytesText(i.bytes)}`).join(', ')}.`;
   log(`  ${indexSizes}`);

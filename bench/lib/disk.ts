@@ -14,6 +14,8 @@ export type DatabaseSize = {
   rest: number;
   /** The marks indexes, largest first. */
   indexes: { name: string; bytes: number }[];
+  /** The largest other tables of the service, each with its indexes and TOAST: part of `rest`. */
+  others: { name: string; bytes: number }[];
   /** The server's WAL directory, shared by all its databases: null for PGlite or when unreadable. */
   serverWal: number | null;
   /** PGlite's own WAL, part of `rest`; null on a server. */
@@ -43,6 +45,17 @@ export async function databaseSize(db: Db, pgliteDir: string | null): Promise<Da
       WHERE i.indrelid = 'marks'::regclass
       ORDER BY bytes DESC, name`,
   );
+  // Side tables kept in step with marks by the importer (word counts, the two-edit band) grow
+  // with the register too: the rest is named by its largest parts.
+  const others = await db.query<{ name: string; bytes: number }>(
+    `SELECT c.relname AS name, pg_total_relation_size(c.oid)::int8 AS bytes
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relkind IN ('r', 'm') AND c.relname <> 'marks'
+        AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+        AND n.nspname NOT LIKE 'pg\\_%'
+      ORDER BY bytes DESC, name
+      LIMIT 3`,
+  );
   let serverWal: number | null = null;
   if (db.kind === 'postgres') {
     try {
@@ -62,6 +75,7 @@ export async function databaseSize(db: Db, pgliteDir: string | null): Promise<Da
     marksIndexes: sizes.indexes,
     rest: total - sizes.heap - sizes.indexes,
     indexes,
+    others,
     serverWal,
     pgliteWal: walDir !== null && existsSync(walDir) ? directoryBytes(walDir) : null,
   };
