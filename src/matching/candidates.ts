@@ -9,7 +9,7 @@ import type { MatchKeys } from './normalize.ts';
 import { trigramSimilarity, trigrams } from './similarity.ts';
 
 /**
- * The length buckets of the partial trigram indexes of 002_register_mirror.sql (column
+ * The length buckets of the partial trigram indexes of mark_band (migration 016; column
  * compact_len): change both together. A record shorter than the first bucket is in no trigram
  * index.
  */

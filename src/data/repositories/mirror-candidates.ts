@@ -139,8 +139,7 @@ export async function queryCandidates(
   // Settings must be set on the connection that runs the query: a transaction pins both to one
   // connection, and `set_config(…, true)` ends with it. A custom plan for every execution: the
   // driver prepares statements, and a generic plan (chosen after five executions) cannot see the
-  // sequence range or the keys, so it scans the change_seq index over the whole mirror
-  // (seconds on a million records) instead of combining the GIN indexes.
+  // keys, so it cannot weigh the GIN indexes against each other.
   return db.transaction(async (tx) => {
     await tx.query(CANDIDATE_SETTINGS, [String(keys.useTrigram ? bandThreshold(watch) : 0.3)]);
     return tx.query<CandidateRecord>(sql, params);
