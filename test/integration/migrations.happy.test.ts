@@ -340,7 +340,11 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       `SELECT change_seq::text AS seq FROM marks WHERE external_id = 'US79232184'`,
     );
 
-    assert.deepEqual(await migrate(db), ['015_match_keys_state', '016_mark_band']);
+    assert.deepEqual(await migrate(db), [
+      '015_match_keys_state',
+      '016_mark_band',
+      '017_alert_json_inline_dates',
+    ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
       `SELECT tokens, sound_codes AS codes, change_seq::text AS seq FROM marks
@@ -435,5 +439,49 @@ describe('re-keying the stored marks to a new match keys version', () => {
     await db.query(`UPDATE marks SET tokens = '{OLD}' WHERE id = $1`, [ids[0]]);
     await rekeyStoredMarks(db);
     assert.equal((await current())[0]?.rekeyed, false, 'not re-keyed again');
+  });
+});
+
+describe('migrations: 017 builds the same alert JSON as before, faster', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  it('gives alerts, new and updated, byte for byte the JSON that the 008 trigger built', async () => {
+    const { db } = database;
+    const make = factories(db);
+    const { principal } = await make.makeOwner();
+    const { id: watchId } = await make.makeWatch(principal, { name: 'Kestrel' });
+    const ids = await make.makeAlerts(watchId, 3, (i) => ({
+      markText: `KESTREL ${i}`,
+      // Timestamps both given and absent, and a rationale with characters JSON escapes.
+      publishedAt: i === 0 ? null : '2026-09-01T00:00:00.000Z',
+      rationale: `**KESTREL** "${i}"\nline\t<b>`,
+    }));
+    await db.query(`UPDATE alerts SET state = 'read', emailed_at = now_ms() WHERE id = $1`, [
+      ids[0],
+    ]);
+    // 008's function, from its migration, under another name.
+    const sql008 = listMigrations().find((m) => m.version === '008_alert_assessment')?.sql ?? '';
+    const body = /CREATE OR REPLACE FUNCTION alerts_set_api_json\(\)[\s\S]*?\$\$;/.exec(
+      sql008,
+    )?.[0];
+    assert.ok(body, '008 defines the function');
+    await db.exec(body.replace('alerts_set_api_json()', 'alerts_api_json_008()'));
+    await db.exec(
+      `CREATE TEMP TABLE rebuilt AS SELECT * FROM alerts WITH NO DATA;
+       CREATE TRIGGER rebuild BEFORE INSERT ON rebuilt FOR EACH ROW
+         EXECUTE FUNCTION alerts_api_json_008();`,
+    );
+    await db.query('INSERT INTO rebuilt SELECT * FROM alerts');
+    const pairs = await db.query<{ id: string; now: string; then: string }>(
+      `SELECT a.id, a.api_json AS now, r.api_json AS then
+         FROM alerts a JOIN rebuilt r ON r.id = a.id ORDER BY a.id`,
+    );
+    assert.equal(pairs.length, 3);
+    for (const p of pairs) assert.equal(p.now, p.then, p.id);
+    assert.match(pairs.map((p) => p.now).join(''), /"emailedAt" : "\d{4}-/);
   });
 });
