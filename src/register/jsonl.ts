@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { findUnstorableText } from '../domain/text.ts';
 import { parseRegisterRecord, type RegisterRecord } from './record.ts';
 
@@ -20,16 +21,37 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 // match only means the parsed value is searched, so the common line costs one regex test.
 const MAYBE_UNSTORABLE = /\\u(?:0000|[dD][89a-fA-F])/;
 
-function parseLine(bytes: Uint8Array, file: string, line: number): JsonLineItem | null {
-  let end = bytes.length;
-  if (end > 0 && bytes[end - 1] === CR) end -= 1; // CRLF files
-  let start = 0;
-  if (line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3; // BOM
+const isBom = (bytes: Uint8Array, at: number, end: number) =>
+  end - at >= 3 && bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf;
+
+/**
+ * The line `bytes[from, to)` (without its newline) as a record item, or null for a blank line.
+ * `valid`: the caller has already found these bytes to be UTF-8, so they are decoded without the
+ * decoder's own check (one check per chunk instead of one per line).
+ */
+function parseLine(
+  bytes: Buffer,
+  from: number,
+  to: number,
+  valid: boolean,
+  file: string,
+  line: number,
+): JsonLineItem | null {
+  let end = to;
+  if (end > from && bytes[end - 1] === CR) end -= 1; // CRLF files
+  let start = from;
+  if (line === 1 && isBom(bytes, start, end)) start += 3;
   let source: string;
-  try {
-    source = decoder.decode(bytes.subarray(start, end));
-  } catch {
-    return { file, line, error: 'invalid UTF-8' };
+  if (valid) {
+    // What the decoder gives for valid UTF-8, including dropping one leading BOM of its own.
+    if (isBom(bytes, start, end)) start += 3;
+    source = bytes.toString('utf8', start, end);
+  } else {
+    try {
+      source = decoder.decode(bytes.subarray(start, end));
+    } catch {
+      return { file, line, error: 'invalid UTF-8' };
+    }
   }
   if (source.trim() === '') return null;
   let value: unknown;
@@ -65,25 +87,37 @@ export async function* readJsonLines(
   stream: AsyncIterable<Buffer | Uint8Array | string>,
   fileName = 'input',
 ): AsyncGenerator<JsonLineItem> {
-  let parts: Uint8Array[] = [];
+  let parts: Buffer[] = [];
   let pending = 0; // bytes held in `parts`
   let overlong = false; // the current line passed the limit: its bytes are being discarded
   let line = 1;
 
-  const finishLine = (tail: Uint8Array): JsonLineItem | null => {
+  const finishLine = (tail: Buffer, from: number, to: number, valid: boolean) => {
     if (overlong) {
       overlong = false;
       return { file: fileName, line, error: `line is longer than ${MAX_LINE_BYTES} bytes` };
     }
-    const bytes = parts.length === 0 ? tail : Buffer.concat([...parts, tail]);
+    if (parts.length === 0) return parseLine(tail, from, to, valid, fileName, line);
+    const bytes = Buffer.concat([...parts, tail.subarray(from, to)]);
     parts = [];
     pending = 0;
-    return parseLine(bytes, fileName, line);
+    return parseLine(bytes, 0, bytes.length, false, fileName, line);
   };
 
   try {
     for await (const chunk of stream) {
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      const buf =
+        typeof chunk === 'string'
+          ? Buffer.from(chunk, 'utf8')
+          : Buffer.isBuffer(chunk)
+            ? chunk
+            : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      // The lines that start and end in this chunk, from `first` to the last newline, are checked
+      // as UTF-8 at once (valid bytes cut at newlines are valid lines). Where any of them is not,
+      // each line is decoded with its own check, as is a line that spans chunks.
+      const first = parts.length === 0 && !overlong ? 0 : buf.indexOf(NEWLINE) + 1;
+      const last = buf.lastIndexOf(NEWLINE);
+      const valid = last > first && isUtf8(buf.subarray(first, last));
       let start = 0;
       while (start < buf.length) {
         const nl = buf.indexOf(NEWLINE, start);
@@ -101,7 +135,7 @@ export async function* readJsonLines(
           }
           break;
         }
-        const item = finishLine(overlong ? new Uint8Array(0) : buf.subarray(start, nl));
+        const item = finishLine(buf, start, overlong ? start : nl, valid && start >= first);
         if (item) yield item;
         line += 1;
         start = nl + 1;
@@ -112,7 +146,7 @@ export async function* readJsonLines(
     return;
   }
   if (overlong || pending > 0) {
-    const item = finishLine(new Uint8Array(0));
+    const item = finishLine(Buffer.alloc(0), 0, 0, false);
     if (item) yield item;
   }
 }
