@@ -86,6 +86,22 @@ export function trigramSimilarity(a: string | Set<string>, b: string | Set<strin
   return shared / (ta.size + tb.size - shared);
 }
 
+// Character codes of the letters phoneticSkeleton reads and writes.
+const C = 0x43;
+const E = 0x45;
+const F = 0x46;
+const H = 0x48;
+const I = 0x49;
+const K = 0x4b;
+const P = 0x50;
+const Q = 0x51;
+const S = 0x53;
+const U = 0x55;
+const W = 0x57;
+const X = 0x58;
+const Y = 0x59;
+const Z = 0x5a;
+
 /**
  * A spelling skeleton of a word (letters A-Z only) that removes the usual phonetic respellings:
  * PH/F, C/K/Q, CK/K, QU/KW, X/KS, soft C/S, Z/S, Y/I, doubled letters, and a silent final E on
@@ -94,33 +110,57 @@ export function trigramSimilarity(a: string | Set<string>, b: string | Set<strin
  * guards the `phonetic` rule against Double Metaphone's coarse codes (NIKE and NECK both code NK).
  */
 export function phoneticSkeleton(letters: string): string {
-  let out = '';
+  // Most letters stand for themselves, so the output is built from runs of the input copied whole,
+  // with a character of its own only where a letter is rewritten or dropped: one string per run
+  // rather than one per letter (every record's keys take several skeletons).
   const n = letters.length;
+  let out = '';
+  let run = 0; // start of the letters not yet copied, all standing for themselves
+  let last = -1; // the last character of the output so far, copied letters included
   for (let i = 0; i < n; i++) {
-    const c = letters.charAt(i);
-    const next = letters.charAt(i + 1);
-    let sound: string;
-    if (i === 0 && c === 'X') sound = 'S';
-    else if ((c === 'P' && next === 'H') || (c === 'C' && next === 'K')) {
-      sound = c === 'P' ? 'F' : 'K';
-      i++;
-    } else if (c === 'Q') {
-      if (next === 'U') {
-        sound = 'KW';
-        i++;
-      } else sound = 'K';
-    } else if (c === 'X') sound = 'KS';
-    else if (c === 'C') sound = next === 'E' || next === 'I' || next === 'Y' ? 'S' : 'K';
-    else if (c === 'Z') sound = 'S';
-    else if (c === 'Y') sound = 'I';
-    else sound = c;
-    // Doubled letters collapse, also across a rewrite (CC → KK → K).
-    for (let k = 0; k < sound.length; k++) {
-      const ch = sound.charAt(k);
-      if (out.charAt(out.length - 1) !== ch) out += ch;
+    const c = letters.charCodeAt(i);
+    let sound = c;
+    let second = -1; // X and QU sound as two letters
+    let pair = false; // PH, CK, QU: two letters read as one sound
+    if (i === 0 && c === X) sound = S;
+    else if (c === P || c === C) {
+      const next = i + 1 < n ? letters.charCodeAt(i + 1) : -1;
+      if (c === P && next === H) {
+        sound = F;
+        pair = true;
+      } else if (c === C && next === K) {
+        sound = K;
+        pair = true;
+      } else if (c === C) sound = next === E || next === I || next === Y ? S : K;
+    } else if (c === Q) {
+      sound = K;
+      if (i + 1 < n && letters.charCodeAt(i + 1) === U) {
+        second = W;
+        pair = true;
+      }
+    } else if (c === X) {
+      sound = K;
+      second = S;
+    } else if (c === Z) sound = S;
+    else if (c === Y) sound = I;
+    if (sound === c && second === -1 && !pair && c !== last) {
+      last = c;
+      continue;
     }
+    // Doubled letters collapse, also across a rewrite (CC → KK → K).
+    if (run < i) out += letters.slice(run, i);
+    if (sound !== last) out += String.fromCharCode(sound);
+    last = sound;
+    if (second !== -1 && second !== last) {
+      out += String.fromCharCode(second);
+      last = second;
+    }
+    if (pair) i++;
+    run = i + 1;
   }
-  return out.length > 4 && out.endsWith('E') ? out.slice(0, -1) : out;
+  if (run === 0) out = letters;
+  else if (run < n) out += letters.slice(run);
+  return out.length > 4 && out.charCodeAt(out.length - 1) === E ? out.slice(0, -1) : out;
 }
 
 /** Double Metaphone primary and secondary codes of `letters`, deduplicated, empty codes dropped. */
