@@ -8,7 +8,7 @@ import {
   TRAILING_COMPANY_WORDS,
 } from './common-words.ts';
 import { metaphoneCodes, phoneticSkeleton } from './similarity.ts';
-import { isWord } from './vocabulary.ts';
+import { wordBoundaries } from './vocabulary.ts';
 
 /** Trade mark symbols, dropped (NFKD would otherwise turn ™ into the letters TM). */
 const MARK_SYMBOLS = /[\u2122\u00AE\u00A9\u2120\u2117]/g;
@@ -601,8 +601,13 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
     }
   }
   const codes = a.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(a.letters) : [];
-  for (const w of a.folded) {
-    for (const s of compoundSplits(w)) t.add((s.side === 'start' ? HEAD_KEY : TAIL_KEY) + s.part);
+  for (const word of a.folded) {
+    const splits = findCompoundSplits(word);
+    for (let j = 0; j < splits; j++) {
+      const k = splitFound[2 * j] as number;
+      if (splitFound[2 * j + 1] === START) t.add(HEAD_KEY + word.slice(0, k));
+      else t.add(TAIL_KEY + word.slice(k));
+    }
   }
   // The mark read aloud with its digits as words (TRUE1 → TRUEONE), for `digits_as_words`: the
   // watch's one-edit texts, anchors and sound codes find it as they find the written mark.
@@ -638,19 +643,64 @@ export interface CompoundSplit {
 
 /** The splits of a compound at a word boundary (see HEAD_KEY), none for an English word. */
 export function compoundSplits(compound: string): CompoundSplit[] {
-  if (compound.length < 2 * BOUNDARY_PART_MIN || !LETTERS_ONLY.test(compound)) return [];
-  if (isWord(compound)) return [];
   const out: CompoundSplit[] = [];
-  const brandLike = (part: string) => part.length <= SHORT_PART_MAX || isWord(part);
-  for (let k = BOUNDARY_PART_MIN; k + BOUNDARY_PART_MIN <= compound.length; k++) {
+  const count = findCompoundSplits(compound);
+  for (let i = 0; i < count; i++) {
+    const k = splitFound[2 * i] as number;
     const head = compound.slice(0, k);
     const tail = compound.slice(k);
-    const headWord = isWord(head);
-    const tailWord = isWord(tail);
-    if (tailWord && brandLike(head)) out.push({ part: head, word: tail, side: 'start' });
-    if (headWord && brandLike(tail)) out.push({ part: tail, word: head, side: 'end' });
+    if (splitFound[2 * i + 1] === START) out.push({ part: head, word: tail, side: 'start' });
+    else out.push({ part: tail, word: head, side: 'end' });
   }
   return out;
+}
+
+/**
+ * Where compoundSplits leaves what it found, two numbers per split, so that matchKeysOf can add
+ * its keys without building the split objects.
+ */
+let splitFound = new Int32Array(64);
+
+function foundSplit(index: number, a: number, b: number): void {
+  if (2 * index + 1 >= splitFound.length) {
+    const grown = new Int32Array(2 * splitFound.length);
+    grown.set(splitFound);
+    splitFound = grown;
+  }
+  splitFound[2 * index] = a;
+  splitFound[2 * index + 1] = b;
+}
+
+const START = 0;
+const END = 1;
+
+// Scratch space of wordBoundaries, grown to the longest compound seen.
+let heads = new Uint8Array(64);
+let tails = new Uint8Array(64);
+
+/**
+ * The compound splits of `compound` (see compoundSplits), as the position of the boundary and
+ * START or END: their count. The words are found along the compound in one walk each way
+ * (wordBoundaries) rather than by looking up every head and tail.
+ */
+function findCompoundSplits(compound: string): number {
+  const n = compound.length;
+  if (n < 2 * BOUNDARY_PART_MIN || !LETTERS_ONLY.test(compound)) return 0;
+  if (heads.length <= n) {
+    heads = new Uint8Array(2 * n + 1);
+    tails = new Uint8Array(2 * n + 1);
+  }
+  wordBoundaries(compound, heads, tails);
+  if (heads[n] === 1) return 0; // an English word itself
+  let count = 0;
+  // A part is brand-like when it is short (SHORT_PART_MAX) or a word.
+  for (let k = BOUNDARY_PART_MIN; k + BOUNDARY_PART_MIN <= n; k++) {
+    const headWord = heads[k] === 1;
+    const tailWord = tails[k] === 1;
+    if (tailWord && (k <= SHORT_PART_MAX || headWord)) foundSplit(count++, k, START);
+    if (headWord && (n - k <= SHORT_PART_MAX || tailWord)) foundSplit(count++, k, END);
+  }
+  return count;
 }
 
 /** Marks with more words than this store no skeleton keys of their words. */
