@@ -318,18 +318,54 @@ export interface AffixSplit {
  */
 export function affixSplits(compact: string): AffixSplit[] {
   const out: AffixSplit[] = [];
-  for (const prefix of ['', ...FOLDED_PREFIXES]) {
-    if (!compact.startsWith(prefix)) continue;
-    for (const suffix of ['', ...FOLDED_SUFFIXES, 'IES']) {
-      if (prefix === '' && suffix === '') continue;
-      if (!compact.endsWith(suffix)) continue;
-      const end = compact.length - suffix.length;
-      if (end - prefix.length < MIN_AFFIX_STEM) continue;
-      const stem = compact.slice(prefix.length, end);
-      out.push({ stem: suffix === 'IES' ? `${stem}Y` : stem, prefix, suffix });
-    }
+  const count = findAffixSplits(compact);
+  for (let i = 0; i < count; i++) {
+    const prefix = SPLIT_PREFIXES[splitFound[2 * i] as number] as string;
+    const suffix = SPLIT_SUFFIXES[splitFound[2 * i + 1] as number] as string;
+    out.push({ stem: affixStem(compact, prefix, suffix), prefix, suffix });
   }
   return out;
+}
+
+const SPLIT_PREFIXES: readonly string[] = ['', ...FOLDED_PREFIXES];
+const SPLIT_SUFFIXES: readonly string[] = ['', ...FOLDED_SUFFIXES, 'IES'];
+
+/**
+ * Where affixSplits and compoundSplits leave what they found, two numbers per split, so that
+ * matchKeysOf can add its keys without building the split objects.
+ */
+let splitFound = new Int32Array(64);
+
+function foundSplit(index: number, a: number, b: number): void {
+  if (2 * index + 1 >= splitFound.length) {
+    const grown = new Int32Array(2 * splitFound.length);
+    grown.set(splitFound);
+    splitFound = grown;
+  }
+  splitFound[2 * index] = a;
+  splitFound[2 * index + 1] = b;
+}
+
+/** The affix splits of `compact`, as indexes into SPLIT_PREFIXES and SPLIT_SUFFIXES: their count. */
+function findAffixSplits(compact: string): number {
+  let count = 0;
+  for (let p = 0; p < SPLIT_PREFIXES.length; p++) {
+    const prefix = SPLIT_PREFIXES[p] as string;
+    if (!compact.startsWith(prefix)) continue;
+    for (let q = 0; q < SPLIT_SUFFIXES.length; q++) {
+      const suffix = SPLIT_SUFFIXES[q] as string;
+      if (prefix === '' && suffix === '') continue;
+      if (!compact.endsWith(suffix)) continue;
+      if (compact.length - suffix.length - prefix.length < MIN_AFFIX_STEM) continue;
+      foundSplit(count++, p, q);
+    }
+  }
+  return count;
+}
+
+function affixStem(compact: string, prefix: string, suffix: string): string {
+  const stem = compact.slice(prefix.length, compact.length - suffix.length);
+  return suffix === 'IES' ? `${stem}Y` : stem;
 }
 
 /** Is this folded word sequence made only of common/weak words? */
@@ -389,6 +425,16 @@ export function oneEditRecordKeys(run: string): string[] {
     return [];
   }
   return [DELETION_KEY_PREFIX + run, ...deletions(run).map((d) => DELETION_KEY_PREFIX + d)];
+}
+
+/** oneEditRecordKeys added to `out`, in the same order, without the arrays. */
+function addOneEditRecordKeys(run: string, out: Set<string>): void {
+  const len = run.length;
+  if (len < ONE_EDIT_MIN_LENGTH || len > ONE_EDIT_MAX_LENGTH + 1 || LATIN_LETTERS.test(run)) {
+    return;
+  }
+  out.add(DELETION_KEY_PREFIX + run);
+  for (let i = 0; i < len; i++) out.add(DELETION_KEY_PREFIX + run.slice(0, i) + run.slice(i + 1));
 }
 
 /**
@@ -575,33 +621,60 @@ export function matchKeys(text: string): MatchKeys {
 }
 
 export function matchKeysOf(a: MarkAnalysis): MatchKeys {
+  // The keys of markRuns, soundedRuns, affixSplits and compoundSplits, added in the order those
+  // give them but without their intermediate arrays, sets, split objects and closures: an import
+  // keys millions of records, and each of those is garbage to collect.
+  const { folded, compact, letterWords } = a;
   const t = new Set<string>();
-  if (a.compact !== '') t.add(a.compact);
-  if (a.lookalike !== a.compact) t.add(a.lookalike);
-  if (a.plainCompact !== a.compact) t.add(a.plainCompact);
-  const n = a.folded.length;
-  for (const w of a.folded) t.add(w);
-  for (let size = 2; size <= 3 && size < n; size++) {
-    for (let i = 0; i + size <= n; i++) t.add(a.folded.slice(i, i + size).join(''));
-  }
+  if (compact !== '') t.add(compact);
+  if (a.lookalike !== compact) t.add(a.lookalike);
+  if (a.plainCompact !== compact) t.add(a.plainCompact);
+  const n = folded.length;
+  for (let i = 0; i < n; i++) t.add(folded[i] as string);
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < n; i++) pairs.push((folded[i] as string) + folded[i + 1]);
+  // Runs of 2 and 3 adjacent words, fewer than all of them.
+  if (n > 2) for (const pair of pairs) t.add(pair);
+  if (n > 3) for (let i = 0; i + 2 < n; i++) t.add((pairs[i] as string) + folded[i + 2]);
   // The affix rule compares whole compact texts (decide.ts), so only the compact text's stems.
-  for (const s of affixSplits(a.compact)) t.add(s.stem);
-  if (n === 1) for (const k of shapeKeys(a.compact)) t.add(k);
-  const words = new Set(a.folded);
-  for (const run of markRuns(a)) {
-    if (words.has(run)) addAnchorKeys(run, t);
-    else addNearFormAnchorKeys(run, t);
-    for (const k of oneEditRecordKeys(run)) t.add(k);
+  const affixes = findAffixSplits(compact);
+  for (let i = 0; i < affixes; i++) {
+    const prefix = SPLIT_PREFIXES[splitFound[2 * i] as number] as string;
+    t.add(affixStem(compact, prefix, SPLIT_SUFFIXES[splitFound[2 * i + 1] as number] as string));
+  }
+  if (n === 1) for (const k of shapeKeys(compact)) t.add(k);
+  // markRuns: the words with all their anchors, then the pairs and the compact text with those of
+  // near forms. A run met again (a pair that is also a word, the compact text of one or two words)
+  // adds nothing new, so the deduplication of markRuns is left out.
+  for (let i = 0; i < n; i++) {
+    addAnchorKeys(folded[i] as string, t);
+    addOneEditRecordKeys(folded[i] as string, t);
+  }
+  for (const pair of pairs) {
+    addNearFormAnchorKeys(pair, t);
+    addOneEditRecordKeys(pair, t);
+  }
+  if (n > 2) {
+    addNearFormAnchorKeys(compact, t);
+    addOneEditRecordKeys(compact, t);
   }
   // The near-form rule also hears a word, or two adjacent words, of a longer mark: it requires the
   // brand's spelling skeleton, which is far more selective as a key than a shared sound code.
   if (n > 1 && n <= MAX_SOUNDED_WORDS) {
-    for (const run of soundedRuns(a)) {
-      if (run.length >= PHONETIC_MIN_LENGTH) t.add(SKELETON_KEY + phoneticSkeleton(run));
+    for (let i = 0; i < n; i++) {
+      const word = letterWords[i] as string;
+      if (word.length >= PHONETIC_MIN_LENGTH && !FOLDED_COMMON_WORDS.has(folded[i] as string)) {
+        t.add(SKELETON_KEY + phoneticSkeleton(word));
+      }
+      if (i + 1 < n && !FOLDED_COMMON_WORDS.has(pairs[i] as string)) {
+        const run = word + letterWords[i + 1];
+        if (run.length >= PHONETIC_MIN_LENGTH) t.add(SKELETON_KEY + phoneticSkeleton(run));
+      }
     }
   }
   const codes = a.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(a.letters) : [];
-  for (const word of a.folded) {
+  for (let i = 0; i < n; i++) {
+    const word = folded[i] as string;
     const splits = findCompoundSplits(word);
     for (let j = 0; j < splits; j++) {
       const k = splitFound[2 * j] as number;
@@ -612,12 +685,12 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
   // The mark read aloud with its digits as words (TRUE1 → TRUEONE), for `digits_as_words`: the
   // watch's one-edit texts, anchors and sound codes find it as they find the written mark.
   const spoken = spokenDigits(a);
-  if (spoken !== null && spoken !== a.compact) {
+  if (spoken !== null && spoken !== compact) {
     t.add(spoken);
     addAnchorKeys(spoken, t);
     for (const c of wholeMarkPhoneticCodes(spoken)) if (!codes.includes(c)) codes.push(c);
   }
-  return { normalized: a.normalized, compact: a.compact, tokens: [...t], soundCodes: codes };
+  return { normalized: a.normalized, compact, tokens: Array.from(t), soundCodes: codes };
 }
 
 /**
@@ -653,22 +726,6 @@ export function compoundSplits(compound: string): CompoundSplit[] {
     else out.push({ part: tail, word: head, side: 'end' });
   }
   return out;
-}
-
-/**
- * Where compoundSplits leaves what it found, two numbers per split, so that matchKeysOf can add
- * its keys without building the split objects.
- */
-let splitFound = new Int32Array(64);
-
-function foundSplit(index: number, a: number, b: number): void {
-  if (2 * index + 1 >= splitFound.length) {
-    const grown = new Int32Array(2 * splitFound.length);
-    grown.set(splitFound);
-    splitFound = grown;
-  }
-  splitFound[2 * index] = a;
-  splitFound[2 * index + 1] = b;
 }
 
 const START = 0;
