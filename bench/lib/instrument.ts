@@ -54,7 +54,8 @@ export function instrument(inner: Db): InstrumentedDb {
     },
     queryBytes: (text: string, params?: readonly unknown[]) => runner.queryBytes(text, params),
     exec: (script: string) => runner.exec(script),
-    copyFrom: (target: string, data: string) => runner.copyFrom(target, data),
+    copyFrom: (target: string, data: string | Uint8Array<ArrayBuffer>) =>
+      runner.copyFrom(target, data),
   });
 
   const root = wrap(inner, { watchId: null });

@@ -25,13 +25,13 @@ export interface Queryable {
   /** Runs a script of several statements (migrations); no parameters. */
   exec(sql: string): Promise<void>;
   /**
-   * `COPY target FROM STDIN` in COPY's text format: `data` is one line per row, each ending in a
-   * newline, columns separated by tabs, values encoded with copyValue / copyTextArray /
-   * copyNumberArray. `target` is a table name with an optional column list, written by the caller
+   * `COPY target FROM STDIN` in COPY's text format: `data` (text, or the UTF-8 bytes of it) is one
+   * line per row, each ending in a newline, columns separated by tabs, values encoded with
+   * copyValue / copyTextArray / copyNumberArray. `target` is a table name with an optional column list, written by the caller
    * (never user input). Loading rows this way costs PostgreSQL about half of what parsing the same
    * rows out of a JSON parameter does (docs/benchmarks.md, bench:scan).
    */
-  copyFrom(target: string, data: string): Promise<void>;
+  copyFrom(target: string, data: string | Uint8Array<ArrayBuffer>): Promise<void>;
 }
 
 /**
@@ -170,7 +170,7 @@ function openPostgres(url: string, max: number): Db {
     async exec(script: string) {
       await runner.unsafe(script).simple();
     },
-    async copyFrom(target: string, data: string) {
+    async copyFrom(target: string, data: string | Uint8Array<ArrayBuffer>) {
       const query = runner.unsafe(`COPY ${target} FROM STDIN`);
       // postgres.js 3.4 never settles the writable when the server rejects the data after the
       // end of the stream (porsager/postgres#1173): the error only reaches the query's own reject,
@@ -247,7 +247,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     async exec(script: string) {
       await runner.exec(script);
     },
-    async copyFrom(target: string, data: string) {
+    async copyFrom(target: string, data: string | Uint8Array<ArrayBuffer>) {
       // PGlite reads COPY … FROM '/dev/blob' from the query's blob.
       await runner.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([data]) });
     },
