@@ -1,5 +1,6 @@
 import type { Db } from '../data/db.ts';
 import {
+  MarkBatch,
   type MarkUpsert,
   mergeStagedMarks,
   settleMarkIndexes,
@@ -87,7 +88,7 @@ export async function importRecordFiles(
     else unlisted++;
   };
   // Keyed by externalId: a batch may not touch one row twice, and the later line wins anyway.
-  let batch = new Map<string, MarkUpsert>();
+  let batch = new MarkBatch();
   // Batches are written while the next ones are read, parsed and keyed, each in its own
   // transaction, two at a time: while one is merged into the mirror (holding the import lock), the
   // next is staged (COPY) on another connection. A batch merges only after the one before it has
@@ -107,8 +108,8 @@ export async function importRecordFiles(
     older = null;
     if (failure !== null) throw failure.error;
     if (batch.size === 0) return;
-    const rows = [...batch.values()];
-    batch = new Map();
+    const rows = batch;
+    batch = new MarkBatch();
     const before = previous;
     // The failure is kept, not left as a rejected promise nobody awaits yet: it is thrown at the
     // next flush, or at the end. A batch staged behind a failed one rolls back without a word.
@@ -140,8 +141,7 @@ export async function importRecordFiles(
         });
         for await (const item of items) {
           if ('record' in item) {
-            const upsert = toMarkUpsert(item.record);
-            batch.set(upsert.externalId, upsert);
+            batch.add(toMarkUpsert(item.record));
             if (batch.size >= batchSize) await flush();
             else if (previous !== null && batch.size % YIELD_EVERY === 0) await yieldToIo();
           } else if ('error' in item) {

@@ -81,30 +81,82 @@ SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS writt
 const WORD_COUNT_UPKEEP = wordCountUpkeep(STAGING);
 
 /**
- * The batch as stageMarks sends it: COPY text rows of the staging table, UTF-8 (exported for
- * bench:scan).
+ * A batch of records for stageMarks, held as their COPY text rows (UTF-8), each encoded when it is
+ * added. The importer keeps up to three batches in memory while it reads on; held as MarkUpsert
+ * objects (about 35 small objects per record with its raw payload and keys, all alive until the
+ * batch is written) they made every young-generation collection copy thousands of records, a fifth
+ * of the importer's CPU. Encoded right away, a record leaves one map entry behind.
+ *
+ * Keyed by externalId: a batch may not touch one row twice, and the later line wins anyway. A
+ * record added again replaces the earlier one's row in its place, as a Map keeps the first
+ * insertion's position.
  */
-export function markCopyRows(batch: readonly MarkUpsert[]): Buffer<ArrayBuffer> {
-  // Each row is encoded as soon as it is made. Joined into one string, the rows were a rope of ~40
-  // pieces each, which the driver flattened and then encoded: ~2 us per row, as much as making
-  // the rows.
-  let out = Buffer.allocUnsafe(batch.length * ROW_BYTES_GUESS);
-  let at = 0;
-  for (const r of batch) {
-    const row = copyRow(r);
-    // At most 3 bytes of UTF-8 per UTF-16 unit.
-    if (at + 3 * row.length > out.length) {
-      const grown = Buffer.allocUnsafe(2 * out.length + 3 * row.length);
-      out.copy(grown, 0, 0, at);
-      out = grown;
-    }
-    at += out.write(row, at, 'utf8');
+export class MarkBatch {
+  #bytes = Buffer.allocUnsafe(0);
+  #length = 0;
+  /** Where each row is in #bytes, in the order of their externalIds' first appearance. */
+  #starts: number[] = [];
+  #ends: number[] = [];
+  #rowOf = new Map<string, number>();
+  #replaced = false;
+
+  /** How many distinct records the batch holds. */
+  get size(): number {
+    return this.#starts.length;
   }
-  return out.subarray(0, at);
+
+  add(record: MarkUpsert): void {
+    const row = copyRow(record);
+    const start = this.#length;
+    this.#reserve(3 * row.length); // at most 3 bytes of UTF-8 per UTF-16 unit
+    this.#length += this.#bytes.write(row, start, 'utf8');
+    const index = this.#rowOf.get(record.externalId);
+    if (index === undefined) {
+      this.#rowOf.set(record.externalId, this.#starts.length);
+      this.#starts.push(start);
+      this.#ends.push(this.#length);
+    } else {
+      this.#starts[index] = start;
+      this.#ends[index] = this.#length;
+      this.#replaced = true;
+    }
+  }
+
+  /** The COPY text of the batch: one row per record, in the order they were first added. */
+  copyRows(): Buffer<ArrayBuffer> {
+    if (!this.#replaced) return this.#bytes.subarray(0, this.#length);
+    let size = 0;
+    for (let i = 0; i < this.#starts.length; i++) {
+      size += (this.#ends[i] as number) - (this.#starts[i] as number);
+    }
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let i = 0; i < this.#starts.length; i++) {
+      at += this.#bytes.copy(out, at, this.#starts[i], this.#ends[i]);
+    }
+    return out;
+  }
+
+  /** Grows the buffer (at least doubling it) to take `bytes` more. */
+  #reserve(bytes: number): void {
+    if (this.#length + bytes <= this.#bytes.length) return;
+    const grown = Buffer.allocUnsafe(
+      Math.max(2 * this.#bytes.length, this.#length + bytes, 64 * 1024),
+    );
+    this.#bytes.copy(grown, 0, 0, this.#length);
+    this.#bytes = grown;
+  }
 }
 
-/** A row of the synthetic register is ~650 bytes: most batches fit without growing. */
-const ROW_BYTES_GUESS = 1024;
+/**
+ * COPY text rows of the staging table, UTF-8, batched as the importer batches them (for bench:scan,
+ * which times the importer's steps).
+ */
+export function markCopyRows(records: readonly MarkUpsert[]): Buffer<ArrayBuffer> {
+  const batch = new MarkBatch();
+  for (const r of records) batch.add(r);
+  return batch.copyRows();
+}
 
 const asIs = (value: string) => value;
 const textOrNull = (value: string | null, text: (v: string) => string) =>
@@ -145,9 +197,9 @@ function copyRow(r: MarkUpsert): string {
  * next batch while the previous one is merged. PostgreSQL spent ~25 us per row parsing the earlier
  * single JSON parameter (jsonb_to_recordset), ~12 us per row through COPY.
  */
-export async function stageMarks(tx: Queryable, batch: readonly MarkUpsert[]): Promise<void> {
+export async function stageMarks(tx: Queryable, batch: MarkBatch): Promise<void> {
   await tx.exec(CREATE_STAGING);
-  if (batch.length > 0) await tx.copyFrom(`${STAGING} (${COLUMNS})`, markCopyRows(batch));
+  if (batch.size > 0) await tx.copyFrom(`${STAGING} (${COLUMNS})`, batch.copyRows());
 }
 
 /**

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MarkBatch, type MarkUpsert } from '../../src/data/repositories/marks.ts';
+import { toMarkUpsert } from '../../src/mirror/import.ts';
+import { parseRegisterRecord } from '../../src/register/record.ts';
+import { makeRecord } from '../helpers/register.ts';
+
+function upsert(overrides: Record<string, unknown>): MarkUpsert {
+  const parsed = parseRegisterRecord(makeRecord(overrides));
+  assert.ok(parsed.ok);
+  return toMarkUpsert(parsed.record);
+}
+
+const rowsOf = (batch: MarkBatch) => batch.copyRows().toString('utf8').split('\n').slice(0, -1);
+const markTextOf = (row: string) => row.split('\t')[2];
+
+describe('MarkBatch', () => {
+  it('holds one COPY row per record, in the order added, each ending in a newline', () => {
+    const batch = new MarkBatch();
+    for (const markText of ['ALPHA', 'Ünïcödé 😀', 'BACK\\SLASH']) batch.add(upsert({ markText }));
+    assert.equal(batch.size, 3);
+    assert.ok(batch.copyRows().toString('utf8').endsWith('\n'));
+    assert.deepEqual(rowsOf(batch).map(markTextOf), ['ALPHA', 'Ünïcödé 😀', 'BACK\\\\SLASH']);
+  });
+
+  it('a record added again replaces the earlier row in its place, as the later line wins', () => {
+    const batch = new MarkBatch();
+    batch.add(upsert({ externalId: 'EM1', markText: 'FIRST' }));
+    batch.add(upsert({ externalId: 'EM2', markText: 'SECOND' }));
+    batch.add(upsert({ externalId: 'EM1', markText: 'FIRST AGAIN' }));
+    batch.add(upsert({ externalId: 'EM3', markText: 'THIRD' }));
+    assert.equal(batch.size, 3);
+    assert.deepEqual(rowsOf(batch).map(markTextOf), ['FIRST AGAIN', 'SECOND', 'THIRD']);
+  });
+
+  it('grows past its first buffer without losing a byte', () => {
+    const batch = new MarkBatch();
+    const texts = Array.from({ length: 500 }, (_, n) => `MARK ${n}${'Ж'.repeat(n % 300)}`);
+    for (const markText of texts) batch.add(upsert({ markText }));
+    assert.deepEqual(rowsOf(batch).map(markTextOf), texts);
+  });
+});
