@@ -186,3 +186,35 @@ describe('marks import into the mirror', () => {
     }
   });
 });
+
+describe('after an import, the mirror is ready to search', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  it('leaves no GIN index of marks or mark_band with entries still in its pending list', async () => {
+    const { db } = database;
+    await importRecords(
+      db,
+      Array.from({ length: 300 }, (_, i) =>
+        makeRecord({ markText: `QUILLSTONE HARBOR ${i} NORTHWIND TRADING` }),
+      ),
+    );
+    // gin_clean_pending_list returns how many pending pages it merged: none may be left.
+    const left = await db.query<{ index: string; pages: number }>(
+      `SELECT c.relname AS index, gin_clean_pending_list(i.indexrelid)::int AS pages
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+        WHERE i.indrelid IN ('marks'::regclass, 'mark_band'::regclass) AND am.amname = 'gin'`,
+    );
+    assert.ok(
+      left.some((r) => r.index.startsWith('mark_band_')),
+      'mark_band has GIN indexes',
+    );
+    assert.deepEqual(
+      left.filter((r) => r.pages > 0),
+      [],
+    );
+  });
+});

@@ -239,10 +239,10 @@ const ANALYZE_MIN_ROWS = 10_000;
 
 /**
  * After an import, makes the mirror fast to search at once instead of after autovacuum's next visit:
- * - merges the pending lists of the GIN indexes (fastupdate queues new entries in a list, up to
- *   gin_pending_list_limit, 4 MB per index, that every search reads in full: after an import each
- *   candidate query would read ~1,500 such pages). The merge is work the inserts would have done
- *   later anyway;
+ * - merges the pending lists of the GIN indexes of marks and mark_band (fastupdate queues new
+ *   entries in a list, up to gin_pending_list_limit, 4 MB per index, that every search reads in
+ *   full: after an import each candidate query would read ~1,500 such pages). The merge is work
+ *   the inserts would have done later anyway;
  * - refreshes the planner statistics when the import wrote at least 10,000 rows and more than
  *   autoanalyze's own threshold (10% of the table, as of its last ANALYZE).
  * Both need the table's owner (the role that migrated); for another role they are skipped.
@@ -254,7 +254,7 @@ export async function settleMarkIndexes(db: Queryable, written: number): Promise
          FROM pg_index i
          JOIN pg_class c ON c.oid = i.indexrelid
          JOIN pg_am am ON am.oid = c.relam
-        WHERE i.indrelid = 'marks'::regclass AND am.amname = 'gin'`,
+        WHERE i.indrelid IN ('marks'::regclass, 'mark_band'::regclass) AND am.amname = 'gin'`,
     );
   } catch {
     // Not the owner: the pending lists are merged by the next insert over the limit or autovacuum.
@@ -265,5 +265,6 @@ export async function settleMarkIndexes(db: Queryable, written: number): Promise
   );
   const tuples = stats[0]?.tuples ?? -1;
   // reltuples is -1 for a table never analyzed (PostgreSQL 14+), 0 before 14.
-  if (tuples <= 0 || written > 50 + 0.1 * tuples) await db.query('ANALYZE marks');
+  // mark_band follows marks row for row (migration 016).
+  if (tuples <= 0 || written > 50 + 0.1 * tuples) await db.query('ANALYZE marks, mark_band');
 }
