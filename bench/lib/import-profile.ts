@@ -17,7 +17,10 @@ import { databaseCpu, nodeCpuMs } from './cpu.ts';
 /** The step a batch statement belongs to, from its SQL text. */
 function stepOf(sql: string): string {
   if (sql.includes('pg_advisory_xact_lock')) return 'import lock';
-  if (sql.includes('mark_words')) return 'word counts';
+  if (sql.includes('INSERT INTO mark_word_deltas')) return 'word counts';
+  if (sql.includes('INSERT INTO mark_words') || sql.includes('TRUNCATE mark_word_deltas')) {
+    return 'word counts fold';
+  }
   if (sql.includes('INSERT INTO marks')) return 'upsert';
   if (sql.startsWith('COPY') || sql.includes('CREATE TEMP TABLE')) return 'COPY';
   return 'other';

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './db.ts';
+import { foldPendingWordCounts } from './repositories/marks.ts';
 import { rekeyStoredMarks, UPGRADES } from './upgrades.ts';
 
 const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -24,11 +25,14 @@ export function listMigrations(): { version: string; sql: string }[] {
  * upgrade step if it has one (upgrades.ts). The advisory lock makes processes
  * that start together (several workers on one server) wait for each other instead of racing.
  * Then gives the stored marks the current match keys if they lack them, batch by batch
- * (rekeyStoredMarks: resumable, so not in the migrations' transaction).
+ * (rekeyStoredMarks: resumable, so not in the migrations' transaction), and folds the word counts'
+ * changes that a stopped import left waiting.
  */
 export async function migrate(db: Db): Promise<string[]> {
   const applied = await applyMigrations(db);
   await rekeyStoredMarks(db);
+  // What an import that stopped halfway left of its word counts' changes (migration 018).
+  await foldPendingWordCounts(db);
   return applied;
 }
 

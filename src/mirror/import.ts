@@ -1,5 +1,6 @@
 import type { Db } from '../data/db.ts';
 import {
+  foldPendingWordCounts,
   MarkBatch,
   type MarkUpsert,
   mergeStagedMarks,
@@ -64,6 +65,13 @@ export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
  */
 const YIELD_EVERY = 64;
 
+/**
+ * Every this many batches, the batch's transaction also folds the word counts' changes into
+ * mark_words (foldWordCounts): the counts scans read trail a running import by at most this many
+ * batches, and each word is updated once per fold instead of once per batch.
+ */
+const FOLD_EVERY = 25;
+
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Rolls back a batch staged behind one that failed: nothing after a failed batch is written. */
@@ -97,6 +105,7 @@ export async function importRecordFiles(
   let previous: Promise<void> | null = null;
   let older: Promise<void> | null = null;
   let failure: { error: unknown } | null = null;
+  let batches = 0;
   const settle = async () => {
     await older;
     await previous;
@@ -111,6 +120,8 @@ export async function importRecordFiles(
     const rows = batch;
     batch = new MarkBatch();
     const before = previous;
+    batches++;
+    const foldWordCounts = batches % FOLD_EVERY === 0;
     // The failure is kept, not left as a rejected promise nobody awaits yet: it is thrown at the
     // next flush, or at the end. A batch staged behind a failed one rolls back without a word.
     const current = db
@@ -118,7 +129,7 @@ export async function importRecordFiles(
         await stageMarks(tx, rows);
         await before;
         if (failure !== null) throw new EarlierBatchFailed();
-        return mergeStagedMarks(tx);
+        return mergeStagedMarks(tx, { foldWordCounts });
       })
       .then(
         (result) => {
@@ -161,9 +172,13 @@ export async function importRecordFiles(
     // Whatever went wrong, the batches in flight end before the caller may close the database.
     await older;
     await previous;
+    // The batches that did commit have their word counts' changes waiting: folded now if the
+    // database still answers, else by the next import or the next start.
+    await foldPendingWordCounts(db).catch(() => {});
     throw error;
   }
   const written = summary.imported + summary.updated;
+  if (batches % FOLD_EVERY !== 0) await foldPendingWordCounts(db);
   if (written > 0) await settleMarkIndexes(db, written);
   if (unlisted > 0) {
     summary.errors.push({ file: '', line: null, message: `${unlisted} more errors not listed` });

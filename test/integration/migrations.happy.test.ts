@@ -344,6 +344,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '015_match_keys_state',
       '016_mark_band',
       '017_alert_json_inline_dates',
+      '018_word_count_deltas',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(

@@ -7,17 +7,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db, Queryable } from '../../src/data/db.ts';
+import { migrate } from '../../src/data/migrate.ts';
+import { MarkBatch, mergeStagedMarks, stageMarks } from '../../src/data/repositories/marks.ts';
 import { wordStatsFor } from '../../src/data/repositories/word-counts.ts';
 import { PLANS } from '../../src/domain/plans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
 import { createLogger } from '../../src/logger.ts';
-import { importRecordFiles } from '../../src/mirror/import.ts';
+import { importRecordFiles, toMarkUpsert } from '../../src/mirror/import.ts';
+import { parseRegisterRecord, type RegisterRecord } from '../../src/register/record.ts';
 import { createScanner } from '../../src/scan/scanner.ts';
 import { createWordStatsCache } from '../../src/scan/word-stats.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
+
+/** A record as the importer's reader gives it. */
+function parseRecord(input: unknown): RegisterRecord {
+  const parsed = parseRegisterRecord(input);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.record;
+}
 
 describe('word counts of the register', () => {
   let database: TestDatabase;
@@ -58,6 +68,33 @@ describe('word counts of the register', () => {
         )
       ).map((r) => [`${r.office}:${r.word}`, Number(r.marks)]),
     );
+
+  it('changes wait between folds, and a stopped import’s are folded when a process starts', async () => {
+    // Small batches: with more than 25 of them, the import folds on its way, then at its end.
+    await importRecords(
+      db,
+      Array.from({ length: 60 }, (_, i) => makeRecord({ markText: `KESTREL ${i % 7} ROBOTICS` })),
+      { batchSize: 2 },
+    );
+    const pending = async () =>
+      (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM mark_word_deltas'))[0]?.n;
+    assert.equal(await pending(), 0, 'an import ends with its changes folded');
+    assert.deepEqual(await kept(), await recount());
+    // A batch merged and committed as the importer does, but no fold after it: the process
+    // stopped there.
+    const batch = new MarkBatch();
+    batch.add(toMarkUpsert(parseRecord(makeRecord({ markText: 'KESTREL HARBOR' }))));
+    batch.add(toMarkUpsert(parseRecord(makeRecord({ markText: 'KESTREL 3 ROBOTICS' }))));
+    await db.transaction(async (tx) => {
+      await stageMarks(tx, batch);
+      await mergeStagedMarks(tx);
+    });
+    assert.ok(((await pending()) ?? 0) > 0, 'the batch left its changes waiting');
+    assert.notDeepEqual(await kept(), await recount());
+    assert.deepEqual(await migrate(db), []);
+    assert.equal(await pending(), 0);
+    assert.deepEqual(await kept(), await recount(), 'folded at the start');
+  });
 
   it('counts each word once per mark, per office, and the marks of each office under ""', async () => {
     await importRecords(db, [

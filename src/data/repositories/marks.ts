@@ -1,7 +1,14 @@
 import { TWO_EDITS_MIN_LENGTH } from '../../matching/decide.ts';
 import type { RegisterRecord } from '../../register/record.ts';
-import { COPY_SPECIAL, copyNumberArray, copyTextArray, copyValue, type Queryable } from '../db.ts';
-import { wordCountUpkeep } from './word-counts.ts';
+import {
+  COPY_SPECIAL,
+  copyNumberArray,
+  copyTextArray,
+  copyValue,
+  type Db,
+  type Queryable,
+} from '../db.ts';
+import { foldWordCounts, wordCountDeltas } from './word-counts.ts';
 
 /** One register record ready to store: the normalized fields plus its match keys. */
 export type MarkUpsert = RegisterRecord & {
@@ -78,7 +85,7 @@ const UPSERT = `WITH written AS (
 )
 SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written FROM written`;
 
-const WORD_COUNT_UPKEEP = wordCountUpkeep(STAGING);
+const WORD_COUNT_DELTAS = wordCountDeltas(STAGING);
 
 /**
  * A batch of records for stageMarks, held as their COPY text rows (UTF-8), each encoded when it is
@@ -208,17 +215,30 @@ export async function stageMarks(tx: Queryable, batch: MarkBatch): Promise<void>
  */
 export async function mergeStagedMarks(
   tx: Queryable,
+  options: { foldWordCounts?: boolean } = {},
 ): Promise<{ inserted: number; updated: number }> {
   // Serialise imports so change_seq values commit in increasing order (see 002_register_mirror.sql):
-  // held from the first nextval to the commit. The word counts are moved under the same lock, from
-  // the stored versions the upsert then replaces. The statements are sent together.
+  // held from the first nextval to the commit. The word counts' changes are appended under the
+  // same lock, from the stored versions the upsert then replaces. The statements are sent together.
   const [, , rows] = await Promise.all([
     tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]),
-    tx.query(WORD_COUNT_UPKEEP),
+    tx.query(WORD_COUNT_DELTAS),
     tx.query<{ inserted: number; written: number }>(UPSERT),
   ]);
+  if (options.foldWordCounts) await foldWordCounts(tx);
   const inserted = rows[0]?.inserted ?? 0;
   return { inserted, updated: (rows[0]?.written ?? 0) - inserted };
+}
+
+/**
+ * Folds the word counts' changes that batches left waiting (the end of an import, or those of an
+ * import that stopped) into mark_words, under the import lock.
+ */
+export async function foldPendingWordCounts(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
+    await foldWordCounts(tx);
+  });
 }
 
 export async function countMarks(db: Queryable): Promise<number> {

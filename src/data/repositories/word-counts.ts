@@ -2,29 +2,43 @@ import type { WordStats } from '../../matching/word-weights.ts';
 import type { Queryable } from '../db.ts';
 
 /**
- * Keeps mark_words current for the batch staged in `staging` (one row per record, distinct
- * records): subtracts the words of the stored version of each record, adds those of the new one.
- * Run before the batch is merged into marks, in the same transaction and under the import lock,
- * so the stored versions read here are the ones the merge replaces. A record re-imported
- * unchanged nets to nothing.
+ * Appends to mark_word_deltas what the batch staged in `staging` (one row per record, distinct
+ * records) changes in the word counts: the words of the stored version of each record subtracted,
+ * those of the new one added. Run before the batch is merged into marks, in the same transaction
+ * and under the import lock, so the stored versions read here are the ones the merge replaces. A
+ * record re-imported unchanged nets to nothing and appends no row. foldWordCounts moves the rows
+ * into mark_words (migration 018).
  */
-export function wordCountUpkeep(staging: string): string {
-  return `WITH versions AS (
+export function wordCountDeltas(staging: string): string {
+  return `INSERT INTO mark_word_deltas (word, office, marks)
+  WITH versions AS (
     SELECT s.jurisdiction AS office, s.norm_text, 1 AS d FROM ${staging} s
     UNION ALL
     SELECT m.jurisdiction, m.norm_text, -1 FROM ${staging} s
       JOIN marks m ON m.source_code = s.source_code AND m.external_id = s.external_id
-  ), delta AS (
-    SELECT w AS word, v.office, sum(v.d)::int AS n
-      FROM versions v,
-           LATERAL (SELECT DISTINCT x AS w
-                      FROM unnest(array_append(string_to_array(v.norm_text, ' '), '')) AS x) AS words
-     GROUP BY w, v.office
-    HAVING sum(v.d) <> 0
   )
-  INSERT INTO mark_words AS c (word, office, marks)
-  SELECT word, office, n FROM delta ORDER BY word, office
-  ON CONFLICT (word, office) DO UPDATE SET marks = c.marks + excluded.marks`;
+  SELECT w, v.office, sum(v.d)::int
+    FROM versions v,
+         LATERAL (SELECT DISTINCT x AS w
+                    FROM unnest(array_append(string_to_array(v.norm_text, ' '), '')) AS x) AS words
+   GROUP BY w, v.office
+  HAVING sum(v.d) <> 0`;
+}
+
+/**
+ * Folds the changes waiting in mark_word_deltas into mark_words, each word and office once. Run
+ * under the import lock (the deltas of a batch and its marks commit together, and no batch
+ * appends while this reads and empties the table).
+ */
+export async function foldWordCounts(tx: Queryable): Promise<void> {
+  await tx.query(
+    `INSERT INTO mark_words AS c (word, office, marks)
+     SELECT word, office, sum(marks)::int FROM mark_word_deltas
+      GROUP BY word, office HAVING sum(marks) <> 0 ORDER BY word, office
+     ON CONFLICT (word, office) DO UPDATE SET marks = c.marks + excluded.marks`,
+  );
+  // TRUNCATE rather than DELETE: the table is emptied whole, and leaves no dead rows behind.
+  await tx.query('TRUNCATE mark_word_deltas');
 }
 
 /**
