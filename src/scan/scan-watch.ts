@@ -108,13 +108,17 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
         if (decision.conflict) conflicts.push({ source, record, decision });
       }
     }
-    // The rationale also says how common the records' other words are: one look-up for them all.
+    // A shared word's severity and rationale also weigh the record's other words (how common they
+    // are): one look-up for the records raised by that rule. No other rule reads a record's words.
+    const sharing = conflicts.filter((c) =>
+      c.decision.reasons.some((r) => r.kind === 'shared_word'),
+    );
     const stats =
-      conflicts.length === 0
+      sharing.length === 0
         ? prepared.stats
         : await deps.wordStats.statsFor(deps.db, statsKey, [
             ...brandWords,
-            ...conflicts.flatMap((c) => analyzeMark(c.record.markText).words),
+            ...sharing.flatMap((c) => analyzeMark(c.record.markText).words),
           ]);
     fromSeq = Math.min(fromSeq, toSeq);
     const hits = conflicts.map(({ source, record, decision }) => {
