@@ -46,6 +46,44 @@ export type ScanOutcome = {
   error: string | null;
 };
 
+type SourceState = { source: SourceAdapter; seq: number };
+
+/** The adapters of these sources with the change sequence each has committed now. */
+async function sourceStates(deps: ScanDeps, codes: readonly string[]): Promise<SourceState[]> {
+  const states: SourceState[] = [];
+  for (const code of codes) {
+    const source = deps.sources.get(code);
+    if (!source) throw new Error(`no adapter for source ${code}`);
+    states.push({ source, seq: await source.currentSeq(deps.db) });
+  }
+  return states;
+}
+
+/** The key of the word counts in the cache: the sources' state (word-stats.ts). */
+function wordStatsKey(states: readonly SourceState[]): string {
+  return states.map(({ source, seq }) => `${source.code}:${seq}`).join(',');
+}
+
+/**
+ * Reads the word counts of the brands of a batch of claimed watches in one look-up, so that each
+ * watch's scan finds its own in the cache (unless an import commits in between: then it reads
+ * them again).
+ */
+export async function prefetchWordStats(
+  deps: ScanDeps,
+  watches: readonly ClaimedWatch[],
+): Promise<void> {
+  const bySources = new Map<string, string[]>();
+  for (const w of watches) {
+    const codes = w.sources.join(',');
+    bySources.set(codes, [...(bySources.get(codes) ?? []), ...statsWordsOf(w.name)]);
+  }
+  for (const [codes, words] of bySources) {
+    const states = await sourceStates(deps, codes === '' ? [] : codes.split(','));
+    await deps.wordStats.statsFor(deps.db, wordStatsKey(states), words);
+  }
+}
+
 /** The lease ran out and another worker took the watch over: this worker's result is dropped. */
 class LeaseLostError extends Error {}
 
@@ -72,13 +110,8 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
   try {
     // The sources' state first: it bounds the scan, and it names the mirror state whose word
     // counts the scan reads (they change only when the mirror does).
-    const sources: { source: SourceAdapter; seq: number }[] = [];
-    for (const code of watch.sources) {
-      const source = deps.sources.get(code);
-      if (!source) throw new Error(`no adapter for source ${code}`);
-      sources.push({ source, seq: await source.currentSeq(deps.db) });
-    }
-    const statsKey = sources.map(({ source, seq }) => `${source.code}:${seq}`).join(',');
+    const sources = await sourceStates(deps, watch.sources);
+    const statsKey = wordStatsKey(sources);
     // How common the brand's words are in the register decides which of them are distinctive.
     const brandWords = analyzeMark(watch.name).words;
     const prepared = prepareWatch(

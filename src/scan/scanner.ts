@@ -11,7 +11,12 @@ import {
 } from '../data/repositories/scans.ts';
 import { ApiError } from '../domain/errors.ts';
 import { randomBase62 } from '../domain/ids.ts';
-import { type ScanDeps, type ScanOutcome, scanClaimedWatch } from './scan-watch.ts';
+import {
+  prefetchWordStats,
+  type ScanDeps,
+  type ScanOutcome,
+  scanClaimedWatch,
+} from './scan-watch.ts';
 import { createRegisterMirror } from './sources/register-mirror.ts';
 import type { SourceAdapter } from './sources/source-adapter.ts';
 import { createWordStatsCache } from './word-stats.ts';
@@ -61,6 +66,9 @@ export function createScanner(options: ScannerOptions) {
       filter,
       CLAIM_BATCH,
     );
+    // One word-count look-up for the batch instead of one per watch; a failed one only means that
+    // each scan reads its own (and reports the error itself, if the database is down).
+    if (claimed.length > 1) await prefetchWordStats(deps, claimed).catch(() => {});
     let next = 0;
     const lane = async () => {
       while (next < claimed.length) {

@@ -276,3 +276,51 @@ describe('the scans’ word counts, read once per mirror state', () => {
     assert.equal(moved.total, 3);
   });
 });
+
+describe('a batch of scans reads its brands’ word counts at once', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  it('one look-up for the brands of every watch the scanner claimed together', async () => {
+    const { db } = database;
+    await importRecords(db, [makeRecord({ markText: 'ZYXWV QUORT' })]);
+    const make = factories(db);
+    const { principal } = await make.makeOwner();
+    for (const name of ['Kestrel Analytics', 'Quillstone', 'Harbor Lane Bakery']) {
+      await make.makeWatch(principal, { name });
+    }
+    const lookups: string[] = [];
+    const note = (text: string) => {
+      if (text.includes('FROM mark_words')) lookups.push(text);
+    };
+    const counted: Db = {
+      ...db,
+      query: (text, params) => {
+        note(text);
+        return db.query(text, params);
+      },
+      transaction: (fn) =>
+        db.transaction((tx) =>
+          fn({
+            ...tx,
+            query: (text, params) => {
+              note(text);
+              return tx.query(text, params);
+            },
+          }),
+        ),
+    };
+    const scanner = createScanner({
+      db: counted,
+      logger: createLogger('silent'),
+      publicUrl: 'http://localhost:3000',
+      leaseSeconds: 60,
+    });
+    const totals = await scanner.scan({});
+    assert.equal(totals.watchesScanned, 3);
+    assert.equal(lookups.length, 1, 'the three scans found their brands’ counts in the cache');
+  });
+});
