@@ -127,10 +127,18 @@ export type CandidateIndex = {
   classesHigh: Int32Array;
   jurisdiction: string[];
   designations: readonly string[][];
-  tokens: Float64Array;
-  sounds: Float64Array;
-  trigrams: Float64Array;
+  tokens: Postings;
+  sounds: Postings;
+  trigrams: Postings;
 };
+
+/**
+ * Keys packed with their record's index (hash * RECORD_SLOTS + index), sorted, and where each
+ * value of the hash's top 16 bits starts: a look-up searches one bucket (~10 entries for 50,000
+ * records) instead of the whole list (20 steps), which an incremental run does ~500 times per
+ * watch (one per one-edit text of its brand).
+ */
+export type Postings = { values: Float64Array; buckets: Uint32Array };
 
 /** Record indexes stay below this: packed as hash * RECORD_SLOTS + index. */
 export const RECORD_SLOTS = 2 ** 21;
@@ -143,25 +151,42 @@ function hashKey(key: string): number {
   return h >>> 0;
 }
 
-function postings(packed: number[]): Float64Array {
-  const sorted = Float64Array.from(packed);
-  sorted.sort();
-  return sorted;
+const BUCKET_SHIFT = 16;
+const BUCKETS = 2 ** (32 - BUCKET_SHIFT);
+
+function postings(packed: number[]): Postings {
+  const values = Float64Array.from(packed);
+  values.sort();
+  // buckets[b] = the first entry whose hash has top bits >= b; buckets[BUCKETS] = the end.
+  const buckets = new Uint32Array(BUCKETS + 1);
+  let k = 0;
+  for (let b = 0; b <= BUCKETS; b++) {
+    while (
+      k < values.length &&
+      Math.floor((values[k] as number) / RECORD_SLOTS) >>> BUCKET_SHIFT < b
+    ) {
+      k++;
+    }
+    buckets[b] = k;
+  }
+  return { values, buckets };
 }
 
 /** Calls `fn` with the index of every record holding `key` (and, rarely, a hash twin). */
-function eachPosting(list: Float64Array, key: string, fn: (index: number) => void) {
+function eachPosting(list: Postings, key: string, fn: (index: number) => void) {
   const hash = hashKey(key);
   const start = hash * RECORD_SLOTS;
-  let lo = 0;
-  let hi = list.length;
+  const { values } = list;
+  const bucket = hash >>> BUCKET_SHIFT;
+  let lo = list.buckets[bucket] as number;
+  let hi = list.buckets[bucket + 1] as number;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((list[mid] as number) < start) lo = mid + 1;
+    if ((values[mid] as number) < start) lo = mid + 1;
     else hi = mid;
   }
-  for (let k = lo; k < list.length; k++) {
-    const index = (list[k] as number) - start;
+  for (let k = lo; k < values.length; k++) {
+    const index = (values[k] as number) - start;
     if (index >= RECORD_SLOTS) break;
     fn(index);
   }
@@ -189,9 +214,9 @@ export function buildCandidateIndex(rows: readonly IndexedRecordRow[]): Candidat
     classesHigh: new Int32Array(n),
     jurisdiction: new Array<string>(n),
     designations: new Array<string[]>(n),
-    tokens: new Float64Array(0),
-    sounds: new Float64Array(0),
-    trigrams: new Float64Array(0),
+    tokens: postings([]),
+    sounds: postings([]),
+    trigrams: postings([]),
   };
   const tokens: number[] = [];
   const sounds: number[] = [];

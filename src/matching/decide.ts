@@ -633,15 +633,13 @@ function nearSearchWords(p: PreparedWatch): string[] {
   const b = p.brand.compact;
   if (b.length < NEAR_MIN_LENGTH || b.length > NEAR_MAX_LENGTH) return [];
   const size = p.anchorSize;
-  return [...oneEditVariants(b), ...pluralsOf(b)].filter(
-    (v) =>
-      size === 0 ||
-      v.length <= size ||
-      !(
-        p.anchors.has(PREFIX_ANCHOR + v.slice(0, size)) ||
-        p.anchors.has(SUFFIX_ANCHOR + v.slice(v.length - size))
-      ),
-  );
+  const variants = [...oneEditVariants(b), ...pluralsOf(b)];
+  if (size === 0) return variants;
+  // The anchors sent are the brand's own first and last `size` characters: comparing the variant
+  // with them directly spares two strings and two look-ups per variant (~550 of them).
+  const head = b.slice(0, size);
+  const tail = b.slice(b.length - size);
+  return variants.filter((v) => v.length <= size || !(v.startsWith(head) || v.endsWith(tail)));
 }
 
 /** The plurals of a compact text that are more than one edit away: -ES, and -Y to -IES. */
