@@ -345,6 +345,33 @@ describe('dashboard: pages', () => {
     for (const page of [detail, list, home]) assert.doesNotMatch(page, /\(XX\)|\(null\)|>null</);
   });
 
+  it('shows a CIPO record’s number as CIPO writes it, linked to the Canadian Trademarks Database', async () => {
+    const { client, user } = await signedIn(server, { tier: 'solo' });
+    await client.post('/watches', watchForm({ name: 'Visetos', scanCadence: 'daily' }));
+    const [watchId = ''] = await watchIdsOf(user.id);
+    // The key the ST.96 reader gives a CIPO record: office and application number.
+    const alertId = await server.make.makeAlert(watchId, {
+      externalId: 'CA-1829192',
+      markText: 'VISETOS',
+      jurisdiction: 'CA',
+    });
+    const cipo =
+      /CA application <a class="mono" href="https:\/\/ised-isde\.canada\.ca\/cipo\/trademark-search\/1829192"[^>]*>1829192<\/a>/;
+    const pages = {
+      detail: (await client.get(`/alerts/${alertId}`)).text,
+      list: (await client.get('/alerts')).text,
+      home: (await client.get('/')).text,
+    };
+    for (const [name, page] of Object.entries(pages)) {
+      assert.match(page, cipo, `${name}: the number and its page`);
+      assert.doesNotMatch(
+        page,
+        /<span class="mono">CA-1829192<\/span>/,
+        `${name}: not the mirror key as the number`,
+      );
+    }
+  });
+
   it('answers an HTML 404 for another user’s alert', async () => {
     const owner = await signedIn(server, { tier: 'solo' });
     await owner.client.post('/watches', watchForm({ scanCadence: 'daily' }));

@@ -80,7 +80,8 @@ const orNotPublished = (value: string | null): SafeHtml =>
 export function officeNumber(hit: Pick<AlertView['hit'], 'externalId'>): SafeHtml {
   const ref = officeReference(hit.externalId);
   if (ref === null) return html`<span class="mono">${hit.externalId}</span>`;
-  return html`${ref.label} <a class="mono" href="${ref.url}" rel="noopener noreferrer" target="_blank">${ref.number}</a>`;
+  if (ref.page === null) return html`${ref.label} <span class="mono">${ref.number}</span>`;
+  return html`${ref.label} <a class="mono" href="${ref.page.url}" rel="noopener noreferrer" target="_blank">${ref.number}</a>`;
 }
 
 const STATE_LABEL: Record<AlertState, string> = {
