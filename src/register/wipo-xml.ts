@@ -209,23 +209,61 @@ function wipoDate(value: string | null): string | null | undefined {
 }
 
 /**
- * The status word of a non-US record from ST.66's/ST.96's status text (`Registered`,
- * `Application filed`, `Registration cancelled` …). USPTO records use the USPTO code table. No
- * status element, no status: null.
+ * The status texts of ST.66's MarkCurrentStatusCode (the TM-XML enumeration, both its 1.x list
+ * and the later one), and the ones EUIPO writes in its own files, each with the status word it
+ * says without doubt. A text that says a proceeding is pending against a registration
+ * (cancellation, revocation, invalidity) says the mark is registered; one that could concern an
+ * application or a registration alike (an appeal, an interruption, a conversion, a court action,
+ * "Registration opposed") has no word here. Compared case-insensitively, spaces folded.
+ */
+const ST66_STATUS_WORDS: ReadonlyMap<string, string> = new Map(
+  (
+    [
+      ['filed', ['Application filed', 'Filing date accorded']],
+      [
+        'pending',
+        [
+          'Classification checked',
+          'Application accepted',
+          'Application under examination',
+          // EUIPO: the application has cleared opposition and awaits registration, so it is not
+          // registered yet.
+          'Registration pending',
+        ],
+      ],
+      ['published', ['Application published']],
+      ['opposed', ['Application opposed', 'Opposition pending']],
+      [
+        'registered',
+        [
+          'Registered',
+          'Registration published',
+          'Registration cancellation pending',
+          'Revocation proceeding pending',
+          'Invalidity proceeding pending',
+        ],
+      ],
+      ['cancelled', ['Registration cancelled', 'Registration surrendered']],
+      [
+        'abandoned',
+        ['Application refused', 'Application withdrawn', 'Application deemed withdrawn'],
+      ],
+      ['expired', ['Expired', 'Registration expired']],
+    ] as const
+  ).flatMap(([word, texts]) => texts.map((text) => [text.toLowerCase(), word] as const)),
+);
+
+/**
+ * The status word of a record: US numeric codes from the USPTO status table; any other text only
+ * when it is one of the ST.66 texts above. Any other text (an office's own vocabulary, a code of
+ * a table this service does not hold) gives null, the text staying in `rawPayload.statusCode`: no
+ * word is guessed from the words a text happens to contain.
  */
 function statusWord(office: string | null, code: string | null): string | null {
-  const text = code?.trim() ?? '';
+  const text = code?.trim().replace(/\s+/g, ' ') ?? '';
   if (text === '') return null;
   if (office === 'US' && /^\d{1,3}$/.test(text)) return usptoStatus(text).word;
-  const t = text.toLowerCase();
-  if (/cancel|invalid|revoked|surrender|removed/.test(t)) return 'cancelled';
-  if (/expir/.test(t)) return 'expired';
-  if (/withdrawn|abandon|refus|reject|lapsed/.test(t)) return 'abandoned';
-  if (/oppos/.test(t)) return 'opposed';
-  if (/regist/.test(t)) return 'registered';
-  if (/publish|publication/.test(t)) return 'published';
-  if (/filed|receiv|application/.test(t)) return 'filed';
-  return 'pending';
+  return ST66_STATUS_WORDS.get(text.toLowerCase()) ?? null;
 }
 
 /**

@@ -125,6 +125,78 @@ describe('WIPO ST.96 and ST.66 documents', () => {
     );
   });
 
+  it('a USPTO status code is read with the USPTO table, in ST.66 and ST.96 alike', async () => {
+    // The real TSDR documents: PYTHON 702 (registered, §8 accepted), JAVA 800 (renewed).
+    assert.equal(onlyRecord(await collect(readRecordFile(ST66))).rawPayload.statusCode, '702');
+    assert.equal(onlyRecord(await collect(readRecordFile(ST66))).status, 'registered');
+    assert.equal(onlyRecord(await collect(readRecordFile(ST96))).rawPayload.statusCode, '800');
+    assert.equal(onlyRecord(await collect(readRecordFile(ST96))).status, 'registered');
+    // A code the USPTO table does not hold says nothing: null, the code kept.
+    const unknown = text(ST96).replace(
+      '<ns2:MarkCurrentStatusCode>800</ns2:MarkCurrentStatusCode>',
+      '<ns2:MarkCurrentStatusCode>999</ns2:MarkCurrentStatusCode>',
+    );
+    const record = onlyRecord(await collect(readWipoXml(chunked(unknown, 4096), 'st96', 'f.xml')));
+    assert.deepEqual([record.status, record.rawPayload.statusCode], [null, '999']);
+  });
+
+  it('an ST.66 status text gets a word only when the text says it without doubt; any other text is null', async () => {
+    // DERIVED documents, made here in memory from the real TSDR ST.66 PYTHON document: its office
+    // becomes EUIPO (EM) and its numeric status one of the texts below. Nothing derived is stored.
+    const asEuipo = (status: string) =>
+      text(ST66)
+        .replace(
+          '<RegistrationOfficeCode>US</RegistrationOfficeCode>',
+          '<RegistrationOfficeCode>EM</RegistrationOfficeCode>',
+        )
+        .replace(
+          '<ApplicationNumber>76044902</ApplicationNumber>',
+          '<ApplicationNumber>018123456</ApplicationNumber>',
+        )
+        .replace(
+          '<MarkCurrentStatusCode>702</MarkCurrentStatusCode>',
+          `<MarkCurrentStatusCode>${status}</MarkCurrentStatusCode>`,
+        );
+    const cases: [string, string | null][] = [
+      // ST.66's enumeration and EUIPO's own texts.
+      ['Application filed', 'filed'],
+      ['Filing date accorded', 'filed'],
+      ['Application under examination', 'pending'],
+      ['Registration pending', 'pending'], // awaiting registration: not registered yet
+      ['Application published', 'published'],
+      ['Application opposed', 'opposed'],
+      ['Opposition pending', 'opposed'],
+      ['Registered', 'registered'],
+      ['Registration cancellation pending', 'registered'], // the registration stands until then
+      ['Revocation proceeding pending', 'registered'],
+      ['Registration cancelled', 'cancelled'],
+      ['Registration surrendered', 'cancelled'],
+      ['Application refused', 'abandoned'],
+      ['Application withdrawn', 'abandoned'],
+      ['Registration expired', 'expired'],
+      ['Expired', 'expired'],
+      ['  REGISTERED ', 'registered'],
+      // Texts that could concern an application or a registration: no word.
+      ['Appeal pending', null],
+      ['Interruption of proceeding', null],
+      ['Conversion requested', null],
+      ['Action before Court of Justice pending', null],
+      // Not ST.66 texts: an office's own vocabulary, or words that merely look alike.
+      ['Cancellation pending', null],
+      ['Under Examination', null],
+      ['Renewal due', null],
+      ['Marque enregistrée', null],
+      ['42', null],
+    ];
+    for (const [status, word] of cases) {
+      const items = await collect(readWipoXml(chunked(asEuipo(status), 4096), 'st66', 'f.xml'));
+      const record = onlyRecord(items);
+      assert.equal(record.externalId, 'EM500000018123456');
+      assert.equal(record.status, word, status);
+      assert.equal(record.rawPayload.statusCode, status.trim(), `${status}: the text is kept`);
+    }
+  });
+
   it('a date that is not a date is an error naming the element', async () => {
     const source = text(ST66).replace('2000-05-09-04:00', '2000-13-09');
     const items = await collect(readWipoXml(chunked(source, 4096), 'st66', 'f.xml'));
