@@ -11,6 +11,8 @@ const WIPO_DIR = fileURLToPath(new URL('../fixtures/wipo/', import.meta.url));
 const ST66 = `${WIPO_DIR}plumage_tsdr_sn76044902.xml`;
 const ST96 = `${WIPO_DIR}plumage_tsdr_rn2178784-ST-962.2.1.xml`;
 const ST96_DRAFT = `${WIPO_DIR}plumage_tsdr_rn2178784-ST-961_D3.xml`;
+// DERIVED: EUIPO's bulk-file shape around two real EUTMs (PROVENANCE.md says what is derived).
+const EUIPO = `${WIPO_DIR}DERIVED_euipo_eutm-download_2marks.xml`;
 
 const text = (path: string) => readFileSync(path, 'utf8');
 
@@ -204,5 +206,102 @@ describe('WIPO ST.96 and ST.66 documents', () => {
       items.map((item) => ('error' in item ? item.error : item)),
       ['ApplicationDate: "2000-13-09" is not a date'],
     );
+  });
+});
+
+describe("EUIPO bulk files (ST.66 in EUIPO's EUTM_Download namespace)", () => {
+  it('are detected as ST.66 by their namespace, whatever the root element', () => {
+    assert.equal(detectXmlFormat(text(EUIPO)), 'wipo-st66');
+    const ns = 'xmlns:em="http://www.euipo.europa.eu/EUTM/EUTM_Download"';
+    assert.equal(detectXmlFormat(`<em:Transaction ${ns}>`), 'wipo-st66');
+    assert.equal(detectXmlFormat(`<?xml version="1.0"?><em:Marks ${ns}>`), 'wipo-st66');
+  });
+
+  it('read each mark with only what the file gives: no owner, class or status is made up', async () => {
+    const items = await collect(readRecordFile(EUIPO));
+    assert.equal(items.length, 2);
+    const records = items.map((item) => {
+      assert.ok('record' in item, JSON.stringify(item));
+      return item.record;
+    });
+    assert.deepEqual(
+      records.map((r) => [r.externalId, r.markText, r.filedAt, r.jurisdiction]),
+      [
+        ['EM500000000003088', 'BROMPTON', '1996-04-01T00:00:00.000Z', 'EM'],
+        ['EM500000000007849', 'ABACUS', '1996-04-01T00:00:00.000Z', 'EM'],
+      ],
+    );
+    for (const r of records) {
+      assert.deepEqual(
+        [r.ownerName, r.ownerCountryCode, r.status, r.classes, r.registeredAt, r.expiresAt],
+        [null, null, null, [], null, null],
+      );
+      assert.equal(r.rawPayload.source, 'wipo-st66');
+    }
+  });
+
+  it('a mark naming its applicant by key keeps the key and a null owner; a deleted mark is skipped', async () => {
+    // DERIVED in memory from the fixture: the applicant key and the Delete are shapes EUIPO's files
+    // are documented to have; the key value is a test value, not an EUIPO identifier.
+    const source = text(EUIPO)
+      .replace(
+        '</WordMarkSpecification>',
+        '</WordMarkSpecification><ApplicantDetails><ApplicantKey><Identifier>test-key-1</Identifier></ApplicantKey></ApplicantDetails>',
+      )
+      .replace(
+        /<TradeMark>(\s*<RegistrationOfficeCode>EM<\/RegistrationOfficeCode>\s*<ApplicationNumber>000007849)/,
+        '<TradeMark operationCode="Delete">$1',
+      );
+    const items = await collect(readWipoXml(chunked(source, 4096), 'st66', 'f.xml'));
+    assert.equal(items.length, 2);
+    const [first, second] = items;
+    assert.ok(first && 'record' in first);
+    assert.deepEqual(first.record.rawPayload.applicantKeys, ['test-key-1']);
+    assert.equal(first.record.ownerName, null);
+    assert.deepEqual(second, {
+      file: 'f.xml',
+      line: (second as { line: number }).line,
+      skipped: true,
+      reason: 'EM 000007849: deleted by the office (operationCode Delete)',
+    });
+  });
+
+  it('applicants beside several marks in one TransactionData are given to none of them', async () => {
+    // DERIVED in memory: TSDR places its applicants beside its one mark; here they sit beside two,
+    // so whose they are is not said.
+    const source = text(EUIPO).replace(
+      '</TradeMarkDetails>',
+      '</TradeMarkDetails><ApplicantDetails><Applicant><ApplicantAddressBook><FormattedNameAddress><Name><FreeFormatName><FreeFormatNameDetails><FreeFormatNameLine>SOMEONE</FreeFormatNameLine></FreeFormatNameDetails></FreeFormatName></Name></FormattedNameAddress></ApplicantAddressBook></Applicant></ApplicantDetails>',
+    );
+    const records = (await collect(readWipoXml(chunked(source, 4096), 'st66', 'f.xml'))).map(
+      (item) => ('record' in item ? item.record.ownerName : item),
+    );
+    assert.deepEqual(records, [null, null]);
+  });
+
+  it('a mark is handed on while the file is still being read, not held until its TransactionData ends', async () => {
+    const marks = Array.from(
+      { length: 50 },
+      (_, i) =>
+        `<TradeMark><RegistrationOfficeCode>EM</RegistrationOfficeCode><ApplicationNumber>${String(i + 1).padStart(9, '0')}</ApplicationNumber><ApplicationDate>1996-04-01</ApplicationDate><WordMarkSpecification><MarkVerbalElementText>MARK ${i}</MarkVerbalElementText></WordMarkSpecification></TradeMark>`,
+    ).join('');
+    const source = `<Transaction xmlns="http://www.euipo.europa.eu/EUTM/EUTM_Download"><TradeMarkTransactionBody><TransactionContentDetails><TransactionData><TradeMarkDetails>${marks}</TradeMarkDetails></TransactionData></TransactionContentDetails></TradeMarkTransactionBody></Transaction>`;
+    let read = 0;
+    async function* counted() {
+      for await (const chunk of chunked(source, 512)) {
+        read += 1;
+        yield chunk;
+      }
+    }
+    const total = Math.ceil(source.length / 512);
+    let readAtFirst = -1;
+    let count = 0;
+    for await (const item of readWipoXml(counted(), 'st66', 'big.xml')) {
+      if (readAtFirst === -1) readAtFirst = read;
+      assert.ok('record' in item);
+      count += 1;
+    }
+    assert.equal(count, 50);
+    assert.ok(readAtFirst < total / 2, `first record after ${readAtFirst} of ${total} chunks`);
   });
 });
