@@ -24,6 +24,9 @@ export const CSV_COLUMNS = [
   'rationale',
   'note',
   'link',
+  // Added after the columns above, which keep their order: a reader that takes them by position
+  // still finds them where they were.
+  'office_number',
 ] as const;
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -31,6 +34,7 @@ const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
 /** One alert as a CSV record, in the order of CSV_COLUMNS. */
 export function csvRecord(alert: AlertView, note: string | null, watchName: string): string[] {
   const hit = alert.hit;
+  const ref = officeReference(hit.externalId);
   return [
     alert.id,
     day(alert.createdAt),
@@ -49,7 +53,8 @@ export function csvRecord(alert: AlertView, note: string | null, watchName: stri
     day(hit.opposition?.closesAt),
     markdownToPlain(alert.rationale),
     note ?? '',
-    officeReference(hit.externalId)?.url ?? '',
+    ref?.page?.url ?? '',
+    ref?.number ?? '',
   ];
 }
 

@@ -485,8 +485,11 @@ export function assessAlert(
     heading: 'Opposition',
     pieces: [oppositionSentence(record.jurisdiction, record.publishedAt, window)],
   });
-  if (ref !== null) {
-    blocks.push({ heading: 'Public record', pieces: [{ link: ref.url, text: ref.site }] });
+  if (ref?.page) {
+    blocks.push({
+      heading: 'Public record',
+      pieces: [{ link: ref.page.url, text: ref.page.site }],
+    });
   }
   return {
     severity: severity.severity,

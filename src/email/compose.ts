@@ -70,11 +70,14 @@ export function composeAlertEmail(
   const numberHtml = (a: AlertLine) => {
     const ref = officeReference(a.externalId);
     if (ref === null) return escapeHtml(a.externalId);
-    return `${escapeHtml(ref.label)} <a href="${escapeHtml(ref.url)}">${escapeHtml(ref.number)}</a>`;
+    const number = escapeHtml(ref.number);
+    const linked =
+      ref.page === null ? number : `<a href="${escapeHtml(ref.page.url)}">${number}</a>`;
+    return `${escapeHtml(ref.label)} ${linked}`;
   };
   const publicPage = (a: AlertLine) => {
-    const ref = officeReference(a.externalId);
-    return ref === null ? [] : [`  Public record (${ref.site}): ${ref.url}`];
+    const page = officeReference(a.externalId)?.page;
+    return page ? [`  Public record (${page.site}): ${page.url}`] : [];
   };
   const text = [
     `Trademark Watch found ${count} newly filed ${count === 1 ? 'mark' : 'marks'} that may conflict with your watch "${oneLine(watchName)}".`,
@@ -88,7 +91,7 @@ export function composeAlertEmail(
       `  Office: ${office(a)}, ${number(a)}`,
       ...publicPage(a),
       `  Filed: ${day(a.filedAt)}`,
-      `  Published for opposition: ${a.publishedAt === null ? 'not published by this source' : day(a.publishedAt)}`,
+      `  Published for opposition: ${a.publishedAt === null ? NOT_PUBLISHED : day(a.publishedAt)}`,
       `  Opposition: ${oppositionStatus(a.opposition, now)}`,
       `  Details: ${link(a)}`,
       '  Why:',

@@ -22,6 +22,12 @@ export function firstSignificantByte(bytes: Uint8Array): number | null {
   return null;
 }
 
+/**
+ * EUIPO's own bulk files (EUTM download) are ST.66 TM-XML in a namespace of EUIPO's, not WIPO's;
+ * their root element's name is not relied on.
+ */
+const EUIPO_DOWNLOAD = 'http://www.euipo.europa.eu/eutm/eutm_download';
+
 const XML_SKIP = /^\s*(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE(?:[^[>]|\[[\s\S]*?\])*>)/i;
 const XML_ROOT = /^\s*<([A-Za-z_][\w.:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)\/?>/;
 
@@ -29,7 +35,8 @@ const XML_ROOT = /^\s*<([A-Za-z_][\w.:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)\/?>/;
  * Which XML reader a document needs, from its root element (prolog, comments and an internal DTD
  * are passed over): USPTO's `trademark-applications-daily`/`case-file`, or a WIPO standard told by
  * its element names and namespace: ST.66 TM-XML (`TradeMark…`, namespace
- * `http://www.wipo.int/standards/XMLSchema/trademarks`) or ST.96 (`Trademark…`, namespaces
+ * `http://www.wipo.int/standards/XMLSchema/trademarks`, or EUIPO's
+ * `http://www.euipo.europa.eu/EUTM/EUTM_Download` with any root) or ST.96 (`Trademark…`, namespaces
  * `…/ST96/Trademark` or the 1.0 drafts' `…/Trademark/1`). Undefined while `head` does not reach
  * the root yet; any other root is `uspto-xml`, whose reader reports it.
  */
@@ -47,7 +54,11 @@ export function detectXmlFormat(head: string): RecordFormat | undefined {
     `(?:^|\\s)${nsAttribute.replace('.', '\\.')}\\s*=\\s*["']([^"']*)["']`,
   ).exec(attributes)?.[1];
   const namespace = ns?.toLowerCase() ?? '';
-  if (localName.startsWith('TradeMark') || namespace.endsWith('/xmlschema/trademarks')) {
+  if (
+    localName.startsWith('TradeMark') ||
+    namespace.endsWith('/xmlschema/trademarks') ||
+    namespace === EUIPO_DOWNLOAD
+  ) {
     return 'wipo-st66';
   }
   if (

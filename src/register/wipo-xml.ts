@@ -45,10 +45,14 @@ type Mark = {
   publicationDates: string[];
   designations: string[];
   applicants: Applicant[];
+  /** EUIPO's bulk files name the applicants by key only (`ApplicantKey/Identifier`). */
+  applicantKeys: string[];
+  /** The office's `operationCode` on the mark: EUIPO's bulk files say `Delete` for a withdrawn record. */
+  operation: string | null;
   error: string | null;
 };
 
-const newMark = (line: number): Mark => ({
+const newMark = (line: number, operation: string | null): Mark => ({
   line,
   office: null,
   applicationNumber: null,
@@ -63,6 +67,8 @@ const newMark = (line: number): Mark => ({
   publicationDates: [],
   designations: [],
   applicants: [],
+  applicantKeys: [],
+  operation,
   error: null,
 });
 
@@ -128,6 +134,8 @@ function markLeaf(mark: Mark, name: string, parent: string, value: string) {
     mark.publicationDates.push(value);
   } else if (name === 'DesignatedCountryCode') {
     mark.designations.push(value);
+  } else if (name === 'Identifier' && parent === 'ApplicantKey') {
+    mark.applicantKeys.push(value);
   }
 }
 
@@ -209,23 +217,61 @@ function wipoDate(value: string | null): string | null | undefined {
 }
 
 /**
- * The status word of a non-US record from ST.66's/ST.96's status text (`Registered`,
- * `Application filed`, `Registration cancelled` …). USPTO records use the USPTO code table. No
- * status element, no status: null.
+ * The status texts of ST.66's MarkCurrentStatusCode (the TM-XML enumeration, both its 1.x list
+ * and the later one), and the ones EUIPO writes in its own files, each with the status word it
+ * says without doubt. A text that says a proceeding is pending against a registration
+ * (cancellation, revocation, invalidity) says the mark is registered; one that could concern an
+ * application or a registration alike (an appeal, an interruption, a conversion, a court action,
+ * "Registration opposed") has no word here. Compared case-insensitively, spaces folded.
+ */
+const ST66_STATUS_WORDS: ReadonlyMap<string, string> = new Map(
+  (
+    [
+      ['filed', ['Application filed', 'Filing date accorded']],
+      [
+        'pending',
+        [
+          'Classification checked',
+          'Application accepted',
+          'Application under examination',
+          // EUIPO: the application has cleared opposition and awaits registration, so it is not
+          // registered yet.
+          'Registration pending',
+        ],
+      ],
+      ['published', ['Application published']],
+      ['opposed', ['Application opposed', 'Opposition pending']],
+      [
+        'registered',
+        [
+          'Registered',
+          'Registration published',
+          'Registration cancellation pending',
+          'Revocation proceeding pending',
+          'Invalidity proceeding pending',
+        ],
+      ],
+      ['cancelled', ['Registration cancelled', 'Registration surrendered']],
+      [
+        'abandoned',
+        ['Application refused', 'Application withdrawn', 'Application deemed withdrawn'],
+      ],
+      ['expired', ['Expired', 'Registration expired']],
+    ] as const
+  ).flatMap(([word, texts]) => texts.map((text) => [text.toLowerCase(), word] as const)),
+);
+
+/**
+ * The status word of a record: US numeric codes from the USPTO status table; any other text only
+ * when it is one of the ST.66 texts above. Any other text (an office's own vocabulary, a code of
+ * a table this service does not hold) gives null, the text staying in `rawPayload.statusCode`: no
+ * word is guessed from the words a text happens to contain.
  */
 function statusWord(office: string | null, code: string | null): string | null {
-  const text = code?.trim() ?? '';
+  const text = code?.trim().replace(/\s+/g, ' ') ?? '';
   if (text === '') return null;
   if (office === 'US' && /^\d{1,3}$/.test(text)) return usptoStatus(text).word;
-  const t = text.toLowerCase();
-  if (/cancel|invalid|revoked|surrender|removed/.test(t)) return 'cancelled';
-  if (/expir/.test(t)) return 'expired';
-  if (/withdrawn|abandon|refus|reject|lapsed/.test(t)) return 'abandoned';
-  if (/oppos/.test(t)) return 'opposed';
-  if (/regist/.test(t)) return 'registered';
-  if (/publish|publication/.test(t)) return 'published';
-  if (/filed|receiv|application/.test(t)) return 'filed';
-  return 'pending';
+  return ST66_STATUS_WORDS.get(text.toLowerCase()) ?? null;
 }
 
 /**
@@ -252,6 +298,10 @@ function mapMark(mark: Mark, standard: WipoStandard, file: string): RecordItem {
   if (office === null) return fail('RegistrationOfficeCode: missing or not an ST.3 code');
   if (number === '') return fail('ApplicationNumber: missing');
   const label = `${office} ${number}`;
+  if (mark.operation?.trim().toLowerCase() === 'delete') {
+    // The office withdrew the record from its register: not an application to import.
+    return skip(`${label}: deleted by the office (operationCode Delete)`);
+  }
   const markText = mark.markText?.trim() ?? '';
   if (markText === '') return skip(`${label}: no MarkVerbalElementText (figurative mark)`);
   // A mark without a named applicant is still a mark that can conflict: its owner stays null.
@@ -282,6 +332,7 @@ function mapMark(mark: Mark, standard: WipoStandard, file: string): RecordItem {
     statusDate: wipoDate(mark.statusDate) ?? mark.statusDate,
     publicationDates: publications,
     classes,
+    applicantKeys: mark.applicantKeys,
     applicants: mark.applicants.map((a) => ({
       name: applicantName(a),
       partyType: a.partyType,
@@ -325,11 +376,13 @@ function describeXmlError(message: string): string {
 /**
  * Streams register records out of a WIPO ST.96 or ST.66 document: one item per trademark element
  * (`Trademark` / `TradeMark`), numbered by the line of its start tag. Memory holds one mark's few
- * captured fields at a time. Applicants are read inside the mark (ST.96, EUIPO's ST.66) or, as
- * TSDR's ST.66 places them, next to it in the same `TransactionData`; a mark without applicants
- * inside is held until its `TransactionData` ends. A mark without a word element or an application
- * date is skipped; one without a named applicant has a null owner; bad data is an error item and
- * reading goes on.
+ * captured fields at a time. Applicants are read inside the mark (ST.96, ST.66) or, as TSDR's
+ * ST.66 places them, next to it in the same `TransactionData`: a mark without applicants inside
+ * is held until its `TransactionData` ends, and gets those applicants only if it is that
+ * `TransactionData`'s one mark (with several, whose they are is not said). EUIPO's bulk files name
+ * applicants by key only; those keys are kept and the owner stays null. A mark the office marks
+ * `operationCode="Delete"`, or without a word element or an application date, is skipped; one
+ * without a named applicant has a null owner; bad data is an error item and reading goes on.
  */
 export async function* readWipoXml(
   stream: AsyncIterable<Buffer | Uint8Array | string>,
@@ -349,35 +402,45 @@ export async function* readWipoXml(
     waiting: [] as Mark[],
     /** Applicants of the current TransactionData outside any mark (TSDR ST.66). */
     loose: [] as Applicant[],
+    /** The current TransactionData holds more than one mark: its loose applicants are no one's. */
+    shared: false,
     text: '',
     lastErrorLine: -1,
   };
 
-  const flushWaiting = () => {
+  const emitWaiting = (applicants: Applicant[]) => {
     for (const mark of st.waiting) {
-      if (mark.applicants.length === 0) mark.applicants = st.loose;
+      if (mark.applicants.length === 0) mark.applicants = applicants;
       out.push(mapMark(mark, standard, file));
     }
     st.waiting = [];
+  };
+  const flushWaiting = () => {
+    emitWaiting(st.shared ? [] : st.loose);
     st.loose = [];
+    st.shared = false;
+  };
+  const attribute = (tag: { attributes: Record<string, unknown> }, name: string) => {
+    const value = Object.entries(tag.attributes).find(([key]) => local(key) === name)?.[1];
+    return typeof value === 'string' ? value : null;
   };
 
   parser.on('opentag', (tag) => {
     const name = local(tag.name);
     stack.push(name);
     st.text = '';
-    if (st.mark === null && MARK_ELEMENTS.has(name) && stack.length > 1) {
-      st.mark = newMark(parser.line);
-      st.markDepth = stack.length;
-    } else if (st.mark === null && MARK_ELEMENTS.has(name) && stack.length === 1) {
-      st.mark = newMark(parser.line); // a single mark as the document
-      st.markDepth = 1;
+    if (st.mark === null && MARK_ELEMENTS.has(name)) {
+      if (st.waiting.length > 0) {
+        // A second mark in one TransactionData (EUIPO's bulk files hold thousands): applicants
+        // outside the marks would belong to none of them, and nothing more needs holding.
+        st.shared = true;
+        emitWaiting([]);
+      }
+      st.mark = newMark(parser.line, attribute(tag, 'operationCode'));
+      st.markDepth = stack.length; // 1: a single mark as the document
     }
     if (name === 'Applicant' && st.applicant === null) {
-      const sequence = Object.entries(tag.attributes).find(
-        ([key]) => local(key) === 'sequenceNumber',
-      )?.[1];
-      st.applicant = newApplicant(int(typeof sequence === 'string' ? sequence : null));
+      st.applicant = newApplicant(int(attribute(tag, 'sequenceNumber')));
       st.applicantDepth = stack.length;
     }
   });
@@ -408,7 +471,9 @@ export async function* readWipoXml(
       st.applicant = null;
     }
     if (mark !== null && depth === st.markDepth) {
-      if (mark.applicants.length > 0 || mark.error) out.push(mapMark(mark, standard, file));
+      const complete =
+        mark.applicants.length > 0 || mark.applicantKeys.length > 0 || mark.error || st.shared;
+      if (complete) out.push(mapMark(mark, standard, file));
       else st.waiting.push(mark);
       st.mark = null;
     }

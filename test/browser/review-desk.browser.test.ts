@@ -356,6 +356,13 @@ describe('the review desk in a browser', { skip }, () => {
       severity: 'high',
     });
     await server.make.makeAlert(watchId, { markText: 'QUIET', severity: 'low' });
+    // A CIPO record as the ST.96 reader keys it.
+    await server.make.makeAlert(watchId, {
+      markText: 'VISETOS',
+      severity: 'high',
+      externalId: 'CA-1829192',
+      jurisdiction: 'CA',
+    });
 
     await page.goto(`${server.baseUrl}/alerts?severity=high`);
     const link = page.getByRole('link', { name: 'Export CSV' });
@@ -377,7 +384,7 @@ describe('the review desk in a browser', { skip }, () => {
     const records = rows
       .slice(1)
       .map((row) => Object.fromEntries(CSV_COLUMNS.map((c, i) => [c, row[i]])));
-    assert.equal(records.length, 2, 'the filter: high only');
+    assert.equal(records.length, 3, 'the filter: high only');
     const hyperlink = records.find((r) => r.mark?.includes('HYPERLINK'));
     assert.ok(hyperlink);
     assert.equal(hyperlink.mark, `'=HYPERLINK("https://evil.example","click")`);
@@ -387,11 +394,39 @@ describe('the review desk in a browser', { skip }, () => {
     assert.equal(hyperlink.opposition_closes, '2027-03-01');
     assert.equal(hyperlink.filed, '2026-10-01');
     assert.equal(hyperlink.link, 'https://euipo.europa.eu/eSearch/#details/trademarks/018123456');
+    assert.equal(hyperlink.record_id, 'EM500000018123456', 'record_id stays the mirror key');
+    assert.equal(hyperlink.office_number, '018123456', 'the number as EUIPO writes it');
     assert.ok(!hyperlink.rationale?.includes('**'), 'the rationale is plain text');
     const sum = records.find((r) => r.mark?.includes('SUM'));
     assert.equal(sum?.mark, `'@SUM(A1)`);
     assert.equal(sum?.owner, `'+cmd`);
     assert.equal(sum?.link, '', 'no link for a number of unknown shape');
+    assert.equal(sum?.office_number, '', 'no office number for a key of unknown shape');
+    const cipo = records.find((r) => r.mark === 'VISETOS');
+    assert.equal(cipo?.record_id, 'CA-1829192');
+    assert.equal(cipo?.office_number, '1829192', 'the number as CIPO writes it');
+    assert.equal(cipo?.link, 'https://ised-isde.canada.ca/cipo/trademark-search/1829192');
+    // The columns the desk has always exported keep their places; the new one comes after.
+    assert.deepEqual(CSV_COLUMNS.slice(0, 18), [
+      'alert_id',
+      'created',
+      'state',
+      'severity',
+      'watch',
+      'mark',
+      'owner',
+      'owner_country',
+      'jurisdiction',
+      'record_id',
+      'status',
+      'classes',
+      'filed',
+      'published',
+      'opposition_closes',
+      'rationale',
+      'note',
+      'link',
+    ]);
   });
 
   it('streams a 10,000-alert export in pages, never the whole list at once', async () => {

@@ -49,6 +49,8 @@ export type AlertOptions = {
   ownerCountryCode?: string | null;
   classes?: number[];
   status?: string | null;
+  registeredAt?: string | null;
+  expiresAt?: string | null;
   rawPayload?: unknown;
 };
 
@@ -67,8 +69,8 @@ function hitWithAlert(watchId: string, options: AlertOptions): NewHit & NewAlert
     ownerCountryCode: options.ownerCountryCode === undefined ? 'GB' : options.ownerCountryCode,
     jurisdiction: options.jurisdiction ?? 'EM',
     filedAt: '2026-10-01T00:00:00.000Z',
-    registeredAt: null,
-    expiresAt: null,
+    registeredAt: options.registeredAt ?? null,
+    expiresAt: options.expiresAt ?? null,
     status: options.status === undefined ? 'filed' : options.status,
     classes: options.classes ?? [9, 42],
     rawPayload: options.rawPayload ?? { externalId, markText },

@@ -328,9 +328,19 @@ describe('dashboard: pages', () => {
       /US serial <a class="mono" href="https:\/\/tsdr\.uspto\.gov\/#caseNumber=98763166&amp;[^"]*"[^>]*>98763166<\/a>/;
 
     const detail = (await client.get(`/alerts/${alertId}`)).text;
-    for (const label of ['Owner', 'Owner’s country', 'Nice classes', 'Status']) {
+    // The USPTO's daily XML gives no expiry date, and an application no registration date.
+    for (const label of [
+      'Owner',
+      'Owner’s country',
+      'Nice classes',
+      'Status',
+      'Published for opposition',
+      'Registered',
+      'Expires',
+    ]) {
       assert.match(detail, absent(label), `detail: ${label}`);
     }
+    assert.doesNotMatch(detail, /—/, 'detail: no dash for an absent field');
     assert.match(detail, tsdr, 'detail: office number');
 
     const list = (await client.get('/alerts')).text;
@@ -343,6 +353,47 @@ describe('dashboard: pages', () => {
     assert.equal(home.match(/Not published by this source/g)?.length, 2, 'home: owner, classes');
     assert.match(home, tsdr, 'home: office number');
     for (const page of [detail, list, home]) assert.doesNotMatch(page, /\(XX\)|\(null\)|>null</);
+  });
+
+  it('shows the registration and expiry dates the source gives', async () => {
+    const { client, user } = await signedIn(server, { tier: 'solo' });
+    await client.post('/watches', watchForm({ name: 'Python', scanCadence: 'daily' }));
+    const [watchId = ''] = await watchIdsOf(user.id);
+    const alertId = await server.make.makeAlert(watchId, {
+      markText: 'PYTHON',
+      registeredAt: '2004-03-23T00:00:00.000Z',
+      expiresAt: '2034-03-23T00:00:00.000Z',
+    });
+    const detail = (await client.get(`/alerts/${alertId}`)).text;
+    assert.match(detail, /<dt>Registered<\/dt><dd><time datetime="2004-03-23T00:00:00.000Z">/);
+    assert.match(detail, /<dt>Expires<\/dt><dd><time datetime="2034-03-23T00:00:00.000Z">/);
+  });
+
+  it('shows a CIPO record’s number as CIPO writes it, linked to the Canadian Trademarks Database', async () => {
+    const { client, user } = await signedIn(server, { tier: 'solo' });
+    await client.post('/watches', watchForm({ name: 'Visetos', scanCadence: 'daily' }));
+    const [watchId = ''] = await watchIdsOf(user.id);
+    // The key the ST.96 reader gives a CIPO record: office and application number.
+    const alertId = await server.make.makeAlert(watchId, {
+      externalId: 'CA-1829192',
+      markText: 'VISETOS',
+      jurisdiction: 'CA',
+    });
+    const cipo =
+      /CA application <a class="mono" href="https:\/\/ised-isde\.canada\.ca\/cipo\/trademark-search\/1829192"[^>]*>1829192<\/a>/;
+    const pages = {
+      detail: (await client.get(`/alerts/${alertId}`)).text,
+      list: (await client.get('/alerts')).text,
+      home: (await client.get('/')).text,
+    };
+    for (const [name, page] of Object.entries(pages)) {
+      assert.match(page, cipo, `${name}: the number and its page`);
+      assert.doesNotMatch(
+        page,
+        /<span class="mono">CA-1829192<\/span>/,
+        `${name}: not the mirror key as the number`,
+      );
+    }
   });
 
   it('answers an HTML 404 for another user’s alert', async () => {

@@ -49,11 +49,16 @@ describe('alert e-mail', () => {
       }),
       makeRecord({ markText: 'NORTHWYND' }),
     ],
+    designations: string[] = ['DE'],
   ) {
     const make = factories(db);
     const { user, principal } = await make.makeOwner({ tier });
     await importRecords(db, records);
-    const watch = await make.makeWatch(principal, { name: 'Northwind', scanCadence: 'weekly' });
+    const watch = await make.makeWatch(principal, {
+      name: 'Northwind',
+      scanCadence: 'weekly',
+      designations,
+    });
     const scanner = createScanner({
       db,
       logger,
@@ -140,6 +145,27 @@ describe('alert e-mail', () => {
         raw.includes(`href="https://euipo.europa.eu/eSearch/#details/trademarks/${eutm}"`),
       'link in the HTML part',
     );
+  });
+
+  it('a CIPO record: its application number as CIPO writes it, linked to the Canadian Trademarks Database', async () => {
+    // The key the ST.96 reader gives a CIPO record, and one of an office with no known page.
+    const cipo = makeRecord({
+      externalId: 'CA-1829192',
+      jurisdiction: 'CA',
+      markText: 'NORTHWIND',
+    });
+    const nz = makeRecord({ externalId: 'NZ-1234567', jurisdiction: 'NZ', markText: 'NORTHWYND' });
+    await scannedWatch('solo', [cipo, nz], ['CA', 'NZ']);
+    const transport = smtpTransport(smtp.url);
+    await flushDueEmails(db, transport, logger);
+    transport.close();
+    const raw = (smtp.received[0]?.raw ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const page = 'https://ised-isde.canada.ca/cipo/trademark-search/1829192';
+    assert.ok(raw.includes('Office: CIPO (CA), CA application 1829192'), 'text: the number');
+    assert.ok(raw.includes(`Public record (Canadian Trademarks Database): ${page}`), 'text: page');
+    assert.ok(raw.includes(`CA application <a href="${page}">1829192</a>`), 'HTML: the link');
+    assert.match(raw, /, NZ application 1234567\r?\n/, 'another office: its number, no link');
+    assert.doesNotMatch(raw, /CA-1829192|NZ-1234567/, 'never the mirror key as the number');
   });
 
   it('emailedAt is set on every alert of the message once the server accepted it, not before', async () => {

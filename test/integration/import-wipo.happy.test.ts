@@ -28,4 +28,33 @@ describe('marks import of WIPO ST.96 and ST.66 documents', () => {
       { external_id: 'US500000076044902', mark_text: 'PYTHON', classes: [9, 42] },
     ]);
   });
+
+  it('imports an EUIPO bulk file (derived shape, real marks) with the fields it lacks left empty', async () => {
+    const summary = await importRecordFiles(database.db, [
+      `${WIPO}/DERIVED_euipo_eutm-download_2marks.xml`,
+    ]);
+    assert.deepEqual(summary, { imported: 2, updated: 0, skipped: 0, errors: [] });
+    const rows = await database.db.query(
+      `SELECT external_id, mark_text, owner_name, owner_country_code, status, classes
+         FROM marks WHERE jurisdiction = 'EM' ORDER BY external_id`,
+    );
+    assert.deepEqual(rows, [
+      {
+        external_id: 'EM500000000003088',
+        mark_text: 'BROMPTON',
+        owner_name: null,
+        owner_country_code: null,
+        status: null,
+        classes: [],
+      },
+      {
+        external_id: 'EM500000000007849',
+        mark_text: 'ABACUS',
+        owner_name: null,
+        owner_country_code: null,
+        status: null,
+        classes: [],
+      },
+    ]);
+  });
 });

@@ -11,6 +11,8 @@ const WIPO_DIR = fileURLToPath(new URL('../fixtures/wipo/', import.meta.url));
 const ST66 = `${WIPO_DIR}plumage_tsdr_sn76044902.xml`;
 const ST96 = `${WIPO_DIR}plumage_tsdr_rn2178784-ST-962.2.1.xml`;
 const ST96_DRAFT = `${WIPO_DIR}plumage_tsdr_rn2178784-ST-961_D3.xml`;
+// DERIVED: EUIPO's bulk-file shape around two real EUTMs (PROVENANCE.md says what is derived).
+const EUIPO = `${WIPO_DIR}DERIVED_euipo_eutm-download_2marks.xml`;
 
 const text = (path: string) => readFileSync(path, 'utf8');
 
@@ -125,6 +127,78 @@ describe('WIPO ST.96 and ST.66 documents', () => {
     );
   });
 
+  it('a USPTO status code is read with the USPTO table, in ST.66 and ST.96 alike', async () => {
+    // The real TSDR documents: PYTHON 702 (registered, §8 accepted), JAVA 800 (renewed).
+    assert.equal(onlyRecord(await collect(readRecordFile(ST66))).rawPayload.statusCode, '702');
+    assert.equal(onlyRecord(await collect(readRecordFile(ST66))).status, 'registered');
+    assert.equal(onlyRecord(await collect(readRecordFile(ST96))).rawPayload.statusCode, '800');
+    assert.equal(onlyRecord(await collect(readRecordFile(ST96))).status, 'registered');
+    // A code the USPTO table does not hold says nothing: null, the code kept.
+    const unknown = text(ST96).replace(
+      '<ns2:MarkCurrentStatusCode>800</ns2:MarkCurrentStatusCode>',
+      '<ns2:MarkCurrentStatusCode>999</ns2:MarkCurrentStatusCode>',
+    );
+    const record = onlyRecord(await collect(readWipoXml(chunked(unknown, 4096), 'st96', 'f.xml')));
+    assert.deepEqual([record.status, record.rawPayload.statusCode], [null, '999']);
+  });
+
+  it('an ST.66 status text gets a word only when the text says it without doubt; any other text is null', async () => {
+    // DERIVED documents, made here in memory from the real TSDR ST.66 PYTHON document: its office
+    // becomes EUIPO (EM) and its numeric status one of the texts below. Nothing derived is stored.
+    const asEuipo = (status: string) =>
+      text(ST66)
+        .replace(
+          '<RegistrationOfficeCode>US</RegistrationOfficeCode>',
+          '<RegistrationOfficeCode>EM</RegistrationOfficeCode>',
+        )
+        .replace(
+          '<ApplicationNumber>76044902</ApplicationNumber>',
+          '<ApplicationNumber>018123456</ApplicationNumber>',
+        )
+        .replace(
+          '<MarkCurrentStatusCode>702</MarkCurrentStatusCode>',
+          `<MarkCurrentStatusCode>${status}</MarkCurrentStatusCode>`,
+        );
+    const cases: [string, string | null][] = [
+      // ST.66's enumeration and EUIPO's own texts.
+      ['Application filed', 'filed'],
+      ['Filing date accorded', 'filed'],
+      ['Application under examination', 'pending'],
+      ['Registration pending', 'pending'], // awaiting registration: not registered yet
+      ['Application published', 'published'],
+      ['Application opposed', 'opposed'],
+      ['Opposition pending', 'opposed'],
+      ['Registered', 'registered'],
+      ['Registration cancellation pending', 'registered'], // the registration stands until then
+      ['Revocation proceeding pending', 'registered'],
+      ['Registration cancelled', 'cancelled'],
+      ['Registration surrendered', 'cancelled'],
+      ['Application refused', 'abandoned'],
+      ['Application withdrawn', 'abandoned'],
+      ['Registration expired', 'expired'],
+      ['Expired', 'expired'],
+      ['  REGISTERED ', 'registered'],
+      // Texts that could concern an application or a registration: no word.
+      ['Appeal pending', null],
+      ['Interruption of proceeding', null],
+      ['Conversion requested', null],
+      ['Action before Court of Justice pending', null],
+      // Not ST.66 texts: an office's own vocabulary, or words that merely look alike.
+      ['Cancellation pending', null],
+      ['Under Examination', null],
+      ['Renewal due', null],
+      ['Marque enregistrée', null],
+      ['42', null],
+    ];
+    for (const [status, word] of cases) {
+      const items = await collect(readWipoXml(chunked(asEuipo(status), 4096), 'st66', 'f.xml'));
+      const record = onlyRecord(items);
+      assert.equal(record.externalId, 'EM500000018123456');
+      assert.equal(record.status, word, status);
+      assert.equal(record.rawPayload.statusCode, status.trim(), `${status}: the text is kept`);
+    }
+  });
+
   it('a date that is not a date is an error naming the element', async () => {
     const source = text(ST66).replace('2000-05-09-04:00', '2000-13-09');
     const items = await collect(readWipoXml(chunked(source, 4096), 'st66', 'f.xml'));
@@ -132,5 +206,102 @@ describe('WIPO ST.96 and ST.66 documents', () => {
       items.map((item) => ('error' in item ? item.error : item)),
       ['ApplicationDate: "2000-13-09" is not a date'],
     );
+  });
+});
+
+describe("EUIPO bulk files (ST.66 in EUIPO's EUTM_Download namespace)", () => {
+  it('are detected as ST.66 by their namespace, whatever the root element', () => {
+    assert.equal(detectXmlFormat(text(EUIPO)), 'wipo-st66');
+    const ns = 'xmlns:em="http://www.euipo.europa.eu/EUTM/EUTM_Download"';
+    assert.equal(detectXmlFormat(`<em:Transaction ${ns}>`), 'wipo-st66');
+    assert.equal(detectXmlFormat(`<?xml version="1.0"?><em:Marks ${ns}>`), 'wipo-st66');
+  });
+
+  it('read each mark with only what the file gives: no owner, class or status is made up', async () => {
+    const items = await collect(readRecordFile(EUIPO));
+    assert.equal(items.length, 2);
+    const records = items.map((item) => {
+      assert.ok('record' in item, JSON.stringify(item));
+      return item.record;
+    });
+    assert.deepEqual(
+      records.map((r) => [r.externalId, r.markText, r.filedAt, r.jurisdiction]),
+      [
+        ['EM500000000003088', 'BROMPTON', '1996-04-01T00:00:00.000Z', 'EM'],
+        ['EM500000000007849', 'ABACUS', '1996-04-01T00:00:00.000Z', 'EM'],
+      ],
+    );
+    for (const r of records) {
+      assert.deepEqual(
+        [r.ownerName, r.ownerCountryCode, r.status, r.classes, r.registeredAt, r.expiresAt],
+        [null, null, null, [], null, null],
+      );
+      assert.equal(r.rawPayload.source, 'wipo-st66');
+    }
+  });
+
+  it('a mark naming its applicant by key keeps the key and a null owner; a deleted mark is skipped', async () => {
+    // DERIVED in memory from the fixture: the applicant key and the Delete are shapes EUIPO's files
+    // are documented to have; the key value is a test value, not an EUIPO identifier.
+    const source = text(EUIPO)
+      .replace(
+        '</WordMarkSpecification>',
+        '</WordMarkSpecification><ApplicantDetails><ApplicantKey><Identifier>test-key-1</Identifier></ApplicantKey></ApplicantDetails>',
+      )
+      .replace(
+        /<TradeMark>(\s*<RegistrationOfficeCode>EM<\/RegistrationOfficeCode>\s*<ApplicationNumber>000007849)/,
+        '<TradeMark operationCode="Delete">$1',
+      );
+    const items = await collect(readWipoXml(chunked(source, 4096), 'st66', 'f.xml'));
+    assert.equal(items.length, 2);
+    const [first, second] = items;
+    assert.ok(first && 'record' in first);
+    assert.deepEqual(first.record.rawPayload.applicantKeys, ['test-key-1']);
+    assert.equal(first.record.ownerName, null);
+    assert.deepEqual(second, {
+      file: 'f.xml',
+      line: (second as { line: number }).line,
+      skipped: true,
+      reason: 'EM 000007849: deleted by the office (operationCode Delete)',
+    });
+  });
+
+  it('applicants beside several marks in one TransactionData are given to none of them', async () => {
+    // DERIVED in memory: TSDR places its applicants beside its one mark; here they sit beside two,
+    // so whose they are is not said.
+    const source = text(EUIPO).replace(
+      '</TradeMarkDetails>',
+      '</TradeMarkDetails><ApplicantDetails><Applicant><ApplicantAddressBook><FormattedNameAddress><Name><FreeFormatName><FreeFormatNameDetails><FreeFormatNameLine>SOMEONE</FreeFormatNameLine></FreeFormatNameDetails></FreeFormatName></Name></FormattedNameAddress></ApplicantAddressBook></Applicant></ApplicantDetails>',
+    );
+    const records = (await collect(readWipoXml(chunked(source, 4096), 'st66', 'f.xml'))).map(
+      (item) => ('record' in item ? item.record.ownerName : item),
+    );
+    assert.deepEqual(records, [null, null]);
+  });
+
+  it('a mark is handed on while the file is still being read, not held until its TransactionData ends', async () => {
+    const marks = Array.from(
+      { length: 50 },
+      (_, i) =>
+        `<TradeMark><RegistrationOfficeCode>EM</RegistrationOfficeCode><ApplicationNumber>${String(i + 1).padStart(9, '0')}</ApplicationNumber><ApplicationDate>1996-04-01</ApplicationDate><WordMarkSpecification><MarkVerbalElementText>MARK ${i}</MarkVerbalElementText></WordMarkSpecification></TradeMark>`,
+    ).join('');
+    const source = `<Transaction xmlns="http://www.euipo.europa.eu/EUTM/EUTM_Download"><TradeMarkTransactionBody><TransactionContentDetails><TransactionData><TradeMarkDetails>${marks}</TradeMarkDetails></TransactionData></TransactionContentDetails></TradeMarkTransactionBody></Transaction>`;
+    let read = 0;
+    async function* counted() {
+      for await (const chunk of chunked(source, 512)) {
+        read += 1;
+        yield chunk;
+      }
+    }
+    const total = Math.ceil(source.length / 512);
+    let readAtFirst = -1;
+    let count = 0;
+    for await (const item of readWipoXml(counted(), 'st66', 'big.xml')) {
+      if (readAtFirst === -1) readAtFirst = read;
+      assert.ok('record' in item);
+      count += 1;
+    }
+    assert.equal(count, 50);
+    assert.ok(readAtFirst < total / 2, `first record after ${readAtFirst} of ${total} chunks`);
   });
 });

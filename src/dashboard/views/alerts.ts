@@ -76,11 +76,16 @@ export function classList(classes: readonly number[]): SafeHtml {
 const orNotPublished = (value: string | null): SafeHtml =>
   value === null ? notPublished() : html`${value}`;
 
+/** A date of the record: absent means the source does not give it, never a dash. */
+const dateOrNotPublished = (iso: string | null): SafeHtml =>
+  iso === null ? notPublished() : time(iso, { dateOnly: true });
+
 /** The office number as the office writes it, linked to its public page where one is known. */
 export function officeNumber(hit: Pick<AlertView['hit'], 'externalId'>): SafeHtml {
   const ref = officeReference(hit.externalId);
   if (ref === null) return html`<span class="mono">${hit.externalId}</span>`;
-  return html`${ref.label} <a class="mono" href="${ref.url}" rel="noopener noreferrer" target="_blank">${ref.number}</a>`;
+  if (ref.page === null) return html`${ref.label} <span class="mono">${ref.number}</span>`;
+  return html`${ref.label} <a class="mono" href="${ref.page.url}" rel="noopener noreferrer" target="_blank">${ref.number}</a>`;
 }
 
 const STATE_LABEL: Record<AlertState, string> = {
@@ -368,10 +373,10 @@ export function alertDetailPage(o: {
           <div><dt>Nice classes</dt><dd>${classList(hit.classes)}</dd></div>
           <div><dt>Status</dt><dd>${orNotPublished(hit.status)}</dd></div>
           <div><dt>Filed</dt><dd>${time(hit.filedAt, { dateOnly: true })}</dd></div>
-          <div><dt>Published for opposition</dt><dd>${hit.publishedAt === null ? notPublished() : time(hit.publishedAt, { dateOnly: true })}</dd></div>
+          <div><dt>Published for opposition</dt><dd>${dateOrNotPublished(hit.publishedAt)}</dd></div>
           <div><dt>Opposition</dt><dd>${opposition(hit, o.now)}</dd></div>
-          <div><dt>Registered</dt><dd>${time(hit.registeredAt, { dateOnly: true })}</dd></div>
-          <div><dt>Expires</dt><dd>${time(hit.expiresAt, { dateOnly: true })}</dd></div>
+          <div><dt>Registered</dt><dd>${dateOrNotPublished(hit.registeredAt)}</dd></div>
+          <div><dt>Expires</dt><dd>${dateOrNotPublished(hit.expiresAt)}</dd></div>
           <div><dt>Office number</dt><dd>${officeNumber(hit)}</dd></div>
           <div><dt>Mirror key</dt><dd class="mono">${hit.externalId}</dd></div>
           <div><dt>Source</dt><dd>${hit.sourceCode}</dd></div>
