@@ -26,9 +26,14 @@ export type ImportOptions = {
   onProgress?: (progress: ReadProgress & { fileIndex: number; fileCount: number }) => void;
   /** Errors listed in the summary; further ones are counted in a last entry. */
   maxListedErrors?: number;
+  /**
+   * The day (YYYY-MM-DD) of the register the files are a copy of (a feed's file date): the as-of
+   * date of their records that do not give their own. Without either, the last import wins.
+   */
+  asOf?: string;
 };
 
-export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
+export function toMarkUpsert(record: RegisterRecord, asOf: string | null = null): MarkUpsert {
   const keys = matchKeys(record.markText);
   // Spelt out rather than spread: `{ ...record }` cost ~14 us per record (V8's generic copy of a
   // 13-property object), more than computing the match keys.
@@ -53,6 +58,7 @@ export function toMarkUpsert(record: RegisterRecord): MarkUpsert {
     compactLength: keys.compact.length,
     tokens: keys.tokens,
     soundCodes: keys.soundCodes,
+    asOf,
   };
 }
 
@@ -80,7 +86,10 @@ class EarlierBatchFailed extends Error {}
 /**
  * Streams register files into the mirror in batches, one transaction per batch: memory stays flat
  * whatever the file size, and a bad record is reported with its file and line without stopping
- * the rest. Importing an externalId again updates the record and bumps its change sequence.
+ * the rest. Importing an externalId again updates the record and bumps its change sequence, unless
+ * the stored version is as of a later day than the one imported (see `asOf`): that record is
+ * counted as skipped and nothing of it changes, so files loaded out of date order (a failed file
+ * loaded again after newer ones) leave the mirror as if they had been loaded in order.
  */
 export async function importRecordFiles(
   db: Db,
@@ -119,6 +128,7 @@ export async function importRecordFiles(
     if (batch.size === 0) return;
     const rows = batch;
     batch = new MarkBatch();
+    summary.skipped += rows.stale;
     const before = previous;
     batches++;
     const foldWordCounts = batches % FOLD_EVERY === 0;
@@ -135,6 +145,8 @@ export async function importRecordFiles(
         (result) => {
           summary.imported += result.inserted;
           summary.updated += result.updated;
+          // Versions older than the one stored (a file loaded out of date order) are left out.
+          summary.skipped += result.stale;
         },
         (error: unknown) => {
           if (!(error instanceof EarlierBatchFailed)) failure ??= { error };
@@ -152,7 +164,7 @@ export async function importRecordFiles(
         });
         for await (const item of items) {
           if ('record' in item) {
-            batch.add(toMarkUpsert(item.record));
+            batch.add(toMarkUpsert(item.record, item.asOf ?? options.asOf ?? null));
             if (batch.size >= batchSize) await flush();
             else if (previous !== null && batch.size % YIELD_EVERY === 0) await yieldToIo();
           } else if ('error' in item) {

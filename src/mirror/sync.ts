@@ -113,6 +113,8 @@ async function loadFile(
     await rm(join(dir, 'download'));
     if (entries.length === 0) throw new Error('the zip archive holds no file');
     const summary = await importRecordFiles(db, entries, {
+      // Records that do not say which day's version they are take the file's date.
+      asOf: file.date,
       onProgress: ({ bytesRead, totalBytes }) =>
         onProgress?.({ phase: 'import', file: file.name, bytes: bytesRead, total: totalBytes }),
     });

@@ -402,6 +402,16 @@ export function parseWithSchema(
 
 /** One item of a record stream: a record, a bad record, or a record deliberately left out. */
 export type RecordItem =
-  | { file: string; line: number; record: RegisterRecord }
+  | {
+      file: string;
+      line: number;
+      record: RegisterRecord;
+      /**
+       * The day (YYYY-MM-DD) of the register's version this record is, where the source says it
+       * (USPTO: the case-file's `transaction-date`). The mirror keeps the newer of two versions
+       * of a record (migration 019); without it, the last one imported wins.
+       */
+      asOf?: string;
+    }
   | { file: string; line: number; error: string }
   | { file: string; line: number; skipped: true; reason: string };

@@ -308,7 +308,13 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
     },
     rawPayload,
   );
-  return result.ok ? { file, line, record: result.record } : fail(result.error);
+  if (!result.ok) return fail(result.error);
+  // The day USPTO extracted this version of the case-file (a daily file's own date for the
+  // records it changed): what orders two versions of one serial. Unreadable, it says nothing.
+  const asOf = usptoDate(cf.transactionDate);
+  return typeof asOf === 'string'
+    ? { file, line, record: result.record, asOf }
+    : { file, line, record: result.record };
 }
 
 /**

@@ -47,6 +47,8 @@ type CaseFileParts = {
   filingDate?: string;
   registrationDate?: string;
   statusCode?: string;
+  /** YYYYMMDD: the day of this version of the case-file. */
+  transactionDate?: string;
   codes?: string[];
   owners?: string;
   extra?: string;
@@ -66,7 +68,7 @@ export function makeCaseFile(parts: CaseFileParts = {}): string {
   return `<case-file>
   <serial-number>${parts.serial ?? '97000001'}</serial-number>
   <registration-number>0000000</registration-number>
-  <transaction-date>20240925</transaction-date>
+  <transaction-date>${parts.transactionDate ?? '20240925'}</transaction-date>
   <case-file-header>
     <filing-date>${parts.filingDate ?? '20240101'}</filing-date>
     ${parts.registrationDate ? `<registration-date>${parts.registrationDate}</registration-date>` : ''}

@@ -32,11 +32,33 @@ export const suveneerZip = () => zipOf({ 'apc.xml': SUVENEER_XML });
 /** Three real case-files in a daily-file root (two import, one is skipped: status only). */
 export const wrapperZip = () => zipOf({ 'apc.xml': WRAPPER_XML });
 
+const uspto = (name: string) => `test/fixtures/uspto/tmterminal_${name}.xml`;
+/**
+ * Two days of the daily feed made of real case-files, three of them in both: their earlier
+ * versions (transaction-date 2024-09-14) in the first day's file, their later ones (2024-09-25)
+ * in the second's. Each file also holds a case-file of its own.
+ */
+export const twoDays = async () => ({
+  '240914': await zipOf({
+    '1.xml': uspto('revival-before-98186103'),
+    '2.xml': uspto('publication-before-79366581'),
+    '3.xml': uspto('goods-before-replacement-75932504'),
+    '4.xml': uspto('registration-evidence-98423838'),
+  }),
+  '240925': await zipOf({
+    '1.xml': uspto('revival-after-98186103'),
+    '2.xml': uspto('publication-after-79366581'),
+    '3.xml': uspto('goods-after-replacement-75932504'),
+    '4.xml': SUVENEER_XML,
+  }),
+});
+
 /** The mirror's content, without the columns that record when and in which order rows came. */
 export async function mirrorSnapshot(db: Db) {
   return db.query(
     `SELECT external_id, mark_text, owner_name, owner_country_code, jurisdiction, designations,
-            filed_at, registered_at, status, classes, raw_payload, tokens, sound_codes
+            filed_at, registered_at, status, classes, raw_payload, tokens, sound_codes,
+            to_char(as_of, 'YYYY-MM-DD') AS as_of
        FROM marks ORDER BY external_id`,
   );
 }

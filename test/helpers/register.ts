@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Db } from '../../src/data/db.ts';
+import type { Db, Queryable } from '../../src/data/db.ts';
 import { type ImportOptions, importRecordFiles } from '../../src/mirror/import.ts';
 
 let counter = 0;
@@ -32,4 +32,43 @@ export async function importRecords(db: Db, records: unknown[], options: ImportO
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const wordCountMap = (rows: { word: string; office: string; marks: number }[]) =>
+  new Map(rows.map((r) => [`${r.office}:${r.word}`, Number(r.marks)]));
+
+/** The register's word counts (mark_words) by `office:word`, without the words no mark holds. */
+export async function storedWordCounts(db: Queryable) {
+  return wordCountMap(
+    await db.query('SELECT word, office, marks FROM mark_words WHERE marks <> 0'),
+  );
+}
+
+/** The word counts recounted from the marks: what the imports' upkeep must always equal. */
+export async function recountedWordCounts(db: Queryable) {
+  return wordCountMap(
+    await db.query(
+      `SELECT w AS word, m.jurisdiction AS office, count(*)::int AS marks
+         FROM marks m,
+              LATERAL (SELECT DISTINCT x AS w
+                         FROM unnest(array_append(string_to_array(m.norm_text, ' '), '')) x) u
+        GROUP BY 1, 2`,
+    ),
+  );
+}
+
+/**
+ * The marks whose row in the two-edit band (mark_band) is not what their stored version makes it:
+ * missing, left behind, or holding another text, classes or territory. Empty when in step.
+ */
+export async function bandMismatches(db: Queryable) {
+  return db.query<{ id: string }>(
+    `SELECT coalesce(m.id, b.id)::text AS id
+       FROM (SELECT id, compact_text, compact_len, mark_class_keys(classes) AS class_keys,
+                    mark_coverage_keys(jurisdiction, designations) AS coverage_keys
+               FROM marks WHERE compact_len >= 8) m
+       FULL JOIN mark_band b ON b.id = m.id
+      WHERE (m.compact_text, m.compact_len, m.class_keys, m.coverage_keys)
+            IS DISTINCT FROM (b.compact_text, b.compact_len, b.class_keys, b.coverage_keys)`,
+  );
 }

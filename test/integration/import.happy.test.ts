@@ -8,7 +8,7 @@ import { importRecordFiles } from '../../src/mirror/import.ts';
 import { SAMPLE_MARKS_PATH } from '../../src/register/sample-marks.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
-import { makeCaseFile } from '../helpers/register-fixtures.ts';
+import { makeCaseFile, makeDailyFile } from '../helpers/register-fixtures.ts';
 
 const USPTO = 'test/fixtures/uspto';
 
@@ -120,6 +120,64 @@ describe('marks import into the mirror', () => {
     assert.equal(afterUpdate?.mark_text, 'SECOND TEXT');
     assert.ok(Number(afterUpdate?.change_seq) > Number(before?.change_seq));
     assert.equal((await db.query('SELECT 1 FROM marks')).length, 1);
+  });
+
+  it('a USPTO case-file older than the stored version (transaction-date) is skipped and counted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tmw-as-of-'));
+    const file = (name: string, transactionDate: string, mark: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, makeCaseFile({ serial: '97000004', transactionDate, mark }));
+      return path;
+    };
+    try {
+      const newer = file('apc240925.xml', '20240925', 'ACME ROCKETS NEW');
+      const older = file('apc240914.xml', '20240914', 'ACME ROCKETS OLD');
+      await importRecordFiles(db, [newer]);
+      const seq = (await mark('US500000097000004'))?.change_seq;
+      const late = await importRecordFiles(db, [older]);
+      assert.deepEqual(late, { imported: 0, updated: 0, skipped: 1, errors: [] });
+      const stored = await mark('US500000097000004');
+      assert.equal(stored?.mark_text, 'ACME ROCKETS NEW');
+      assert.equal(stored?.change_seq, seq, 'not written at all: no scan sees it again');
+      // The same day's version again is written as the first load wrote it.
+      const again = await importRecordFiles(db, [newer]);
+      assert.deepEqual(again, { imported: 0, updated: 1, skipped: 0, errors: [] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an older case-file later in the same file is skipped too, whatever the batch size', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tmw-as-of-'));
+    try {
+      const path = join(dir, 'daily.xml');
+      writeFileSync(
+        path,
+        makeDailyFile([
+          makeCaseFile({ serial: '97000005', transactionDate: '20240925', mark: 'NEWER' }),
+          makeCaseFile({ serial: '97000005', transactionDate: '20240914', mark: 'OLDER' }),
+        ]),
+      );
+      // One batch (the batch keeps the newer line), then a batch each (the merge keeps it).
+      for (const batchSize of [2000, 1]) {
+        await db.query('DELETE FROM marks');
+        const summary = await importRecordFiles(db, [path], { batchSize });
+        assert.equal((await mark('US500000097000005'))?.mark_text, 'NEWER', `batch ${batchSize}`);
+        assert.deepEqual([summary.imported, summary.skipped], [1, 1], `batch ${batchSize}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a JSON Lines record, which gives no date, replaces whatever is stored: the last import wins', async () => {
+    const record = makeRecord({ markText: 'DATED TEXT' });
+    await importRecords(db, [record], { asOf: '2026-11-02' });
+    const summary = await importRecords(db, [{ ...record, markText: 'UNDATED TEXT' }]);
+    assert.deepEqual(summary, { imported: 0, updated: 1, skipped: 0, errors: [] });
+    const stored = await mark(record.externalId);
+    assert.equal(stored?.mark_text, 'UNDATED TEXT');
+    assert.equal(stored?.as_of, null, 'its date is unknown, so any later version replaces it');
   });
 
   it('the whole line is kept verbatim as the raw payload', async () => {

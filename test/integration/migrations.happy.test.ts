@@ -345,6 +345,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '016_mark_band',
       '017_alert_json_inline_dates',
       '018_word_count_deltas',
+      '019_mark_as_of',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
@@ -484,5 +485,79 @@ describe('migrations: 017 builds the same alert JSON as before, faster', () => {
     assert.equal(pairs.length, 3);
     for (const p of pairs) assert.equal(p.now, p.then, p.id);
     assert.match(pairs.map((p) => p.now).join(''), /"emailedAt" : "\d{4}-/);
+  });
+});
+
+describe('migrations: 019 on a mirror stored before it', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('keeps the stored marks as they were, of unknown date, replaced by the next version', async () => {
+    const { db } = database;
+    const upTo018 = listMigrations().filter((m) => m.version < '019');
+    await db.query(
+      'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    // As migrate() applied them: one transaction, each migration with its upgrade step.
+    await db.transaction(async (tx) => {
+      for (const migration of upTo018) {
+        await tx.exec(migration.sql);
+        await UPGRADES[migration.version]?.(tx);
+        await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+      }
+    });
+    // An installation of 018 whose marks hold the current match keys, and two marks as its
+    // importer wrote them.
+    await db.query('UPDATE match_keys_state SET version = $1, rekeyed_through = NULL', [
+      MATCH_KEYS_VERSION,
+    ]);
+    const stored = [makeRecord({ markText: 'HARBOR LANE BAKERY' }), makeRecord()];
+    for (const record of stored) {
+      const keys = matchKeys(record.markText);
+      await db.query(
+        `INSERT INTO marks (source_code, external_id, mark_text, owner_name, owner_country_code,
+                            jurisdiction, designations, filed_at, status, classes, raw_payload,
+                            norm_text, compact_text, compact_len, tokens, sound_codes)
+         VALUES ('global_trademark_database', $1, $2, 'Some Owner GmbH', 'DE', 'EM', '{}',
+                 '2026-10-01', 'filed', '{9}', $3, $4, $5, $6, $7, $8)`,
+        [
+          record.externalId,
+          record.markText,
+          JSON.stringify(record),
+          keys.normalized,
+          keys.compact,
+          keys.compact.length,
+          keys.tokens,
+          keys.soundCodes,
+        ],
+      );
+    }
+    const before = await db.query('SELECT * FROM marks ORDER BY id');
+
+    assert.deepEqual(await migrate(db), ['019_mark_as_of']);
+    const after = await db.query<Record<string, unknown>>('SELECT * FROM marks ORDER BY id');
+    assert.deepEqual(
+      after.map(({ as_of: _asOf, ...rest }) => rest),
+      before,
+      'every column of every mark as it was',
+    );
+    assert.deepEqual(
+      after.map((m) => m.as_of),
+      [null, null],
+    );
+    // Of unknown date, the stored version is replaced by any imported one, dated or not, as
+    // every import did before; from then on the dates decide.
+    const [bakery] = stored;
+    await importRecords(db, [{ ...bakery, markText: 'HARBOR LANE FOODS' }], { asOf: '2026-11-02' });
+    const late = await importRecords(db, [bakery], { asOf: '2026-11-01' });
+    assert.equal(late.skipped, 1);
+    const [mark] = await db.query<{ text: string }>(
+      'SELECT mark_text AS text FROM marks WHERE external_id = $1',
+      [bakery?.externalId],
+    );
+    assert.equal(mark?.text, 'HARBOR LANE FOODS');
   });
 });

@@ -5,6 +5,7 @@ import type { Db } from '../../src/data/db.ts';
 import { claimFeedLease, listRegisterFiles } from '../../src/data/repositories/register-files.ts';
 import { ApiError } from '../../src/domain/errors.ts';
 import { type FeedServer, zipOf } from '../helpers/feed-server.ts';
+import { bandMismatches, recountedWordCounts, storedWordCounts } from '../helpers/register.ts';
 import {
   FAST_HTTP,
   mirrorSnapshot,
@@ -13,6 +14,7 @@ import {
   suveneerZip,
   sync,
   syncTestContext,
+  twoDays,
 } from '../helpers/register-sync.ts';
 
 describe('register sync: broken files, outages and recovery', () => {
@@ -115,6 +117,37 @@ describe('register sync: broken files, outages and recovery', () => {
     const recovered = await mirrorSnapshot(db);
 
     // The same two files loaded once each, on a clean mirror.
+    await db.query('DELETE FROM marks');
+    await db.query('DELETE FROM register_files');
+    await sync(db, server);
+    assert.deepEqual(recovered, await mirrorSnapshot(db));
+  });
+
+  it('a failed file loaded after a newer one keeps the newer versions: as if loaded in date order', async () => {
+    const days = await twoDays();
+    // 14 September fails, 25 September loads; the next sync loads 14 September after it.
+    server.files.set('apc240914.zip', { kind: 'status', status: 404 });
+    server.files.set('apc240925.zip', { kind: 'file', body: days['240925'] });
+    await sync(db, server);
+    server.files.set('apc240914.zip', { kind: 'file', body: days['240914'] });
+    const late = await sync(db, server);
+    assert.deepEqual(
+      late.files.map((f) => [f.name, f.status, f.imported, f.updated, f.skipped]),
+      [
+        ['apc240914.zip', 'loaded', 1, 0, 3],
+        ['apc240925.zip', 'skipped', 0, 0, 0],
+      ],
+    );
+    const [revival] = await db.query<{ status: string; asOf: string }>(
+      `SELECT raw_payload->>'statusCode' AS status, to_char(as_of, 'YYYY-MM-DD') AS "asOf"
+         FROM marks WHERE external_id = 'US500000098186103'`,
+    );
+    assert.deepEqual(revival, { status: '616', asOf: '2024-09-25' }, 'the later version stays');
+    assert.deepEqual(await storedWordCounts(db), await recountedWordCounts(db));
+    assert.deepEqual(await bandMismatches(db), []);
+    const recovered = await mirrorSnapshot(db);
+
+    // The two files loaded once each, in date order, on a clean mirror.
     await db.query('DELETE FROM marks');
     await db.query('DELETE FROM register_files');
     await sync(db, server);

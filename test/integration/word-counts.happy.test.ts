@@ -20,7 +20,13 @@ import { createScanner } from '../../src/scan/scanner.ts';
 import { createWordStatsCache } from '../../src/scan/word-stats.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
-import { importRecords, makeRecord } from '../helpers/register.ts';
+import {
+  bandMismatches,
+  importRecords,
+  makeRecord,
+  recountedWordCounts,
+  storedWordCounts,
+} from '../helpers/register.ts';
 
 /** A record as the importer's reader gives it. */
 function parseRecord(input: unknown): RegisterRecord {
@@ -46,28 +52,8 @@ describe('word counts of the register', () => {
     await db.query('DELETE FROM marks');
   });
 
-  /** The table, without the words no mark holds any more. */
-  const kept = async () =>
-    new Map(
-      (
-        await db.query<{ word: string; office: string; marks: number }>(
-          'SELECT word, office, marks FROM mark_words WHERE marks <> 0',
-        )
-      ).map((r) => [`${r.office}:${r.word}`, Number(r.marks)]),
-    );
-  /** A full recount from the marks, which the upkeep must always equal. */
-  const recount = async () =>
-    new Map(
-      (
-        await db.query<{ word: string; office: string; marks: number }>(
-          `SELECT w AS word, m.jurisdiction AS office, count(*)::int AS marks
-             FROM marks m,
-                  LATERAL (SELECT DISTINCT x AS w
-                             FROM unnest(array_append(string_to_array(m.norm_text, ' '), '')) x) u
-            GROUP BY 1, 2`,
-        )
-      ).map((r) => [`${r.office}:${r.word}`, Number(r.marks)]),
-    );
+  const kept = () => storedWordCounts(db);
+  const recount = () => recountedWordCounts(db);
 
   it('changes wait between folds, and a stopped import’s are folded when a process starts', async () => {
     // Small batches: with more than 25 of them, the import folds on its way, then at its end.
@@ -134,6 +120,28 @@ describe('word counts of the register', () => {
     assert.deepEqual(await kept(), await recount());
     await db.query('DELETE FROM marks');
     assert.deepEqual(await kept(), new Map());
+  });
+
+  it('an older version loaded after a newer one moves no count: the newer one stays', async () => {
+    const newer = makeRecord({ markText: 'HARBOR LANE FOODS', classes: [29] });
+    const older = { ...newer, markText: 'HARBOR LANE BAKERY', classes: [30] };
+    const onlyInOlder = makeRecord({ markText: 'KESTREL HARBOR' });
+    // The files of 1 and 2 November, loaded newest first: the older one had failed.
+    await importRecords(db, [newer], { asOf: '2026-11-02' });
+    const summary = await importRecords(db, [older, onlyInOlder], { asOf: '2026-11-01' });
+    assert.deepEqual(summary, { imported: 1, updated: 0, skipped: 1, errors: [] });
+    const [stored] = await db.query<{ text: string; classes: number[]; asOf: string }>(
+      `SELECT mark_text AS text, classes, to_char(as_of, 'YYYY-MM-DD') AS "asOf"
+         FROM marks WHERE external_id = $1`,
+      [newer.externalId],
+    );
+    assert.deepEqual(stored, { text: 'HARBOR LANE FOODS', classes: [29], asOf: '2026-11-02' });
+    const counts = await kept();
+    assert.equal(counts.get('EM:BAKERY'), undefined);
+    assert.equal(counts.get('EM:FOODS'), 1);
+    assert.equal(counts.get('EM:HARBOR'), 2);
+    assert.deepEqual(counts, await recount());
+    assert.deepEqual(await bandMismatches(db), [], 'the two-edit band holds the newer version');
   });
 
   /** A team owner's watch, scanned once; its alerts' JSON by record id. */

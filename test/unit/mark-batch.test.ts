@@ -5,10 +5,10 @@ import { toMarkUpsert } from '../../src/mirror/import.ts';
 import { parseRegisterRecord } from '../../src/register/record.ts';
 import { makeRecord } from '../helpers/register.ts';
 
-function upsert(overrides: Record<string, unknown>): MarkUpsert {
+function upsert(overrides: Record<string, unknown>, asOf: string | null = null): MarkUpsert {
   const parsed = parseRegisterRecord(makeRecord(overrides));
   assert.ok(parsed.ok);
-  return toMarkUpsert(parsed.record);
+  return toMarkUpsert(parsed.record, asOf);
 }
 
 const rowsOf = (batch: MarkBatch) => batch.copyRows().toString('utf8').split('\n').slice(0, -1);
@@ -31,6 +31,22 @@ describe('MarkBatch', () => {
     batch.add(upsert({ externalId: 'EM3', markText: 'THIRD' }));
     assert.equal(batch.size, 3);
     assert.deepEqual(rowsOf(batch).map(markTextOf), ['FIRST AGAIN', 'SECOND', 'THIRD']);
+  });
+
+  it('a record as of an earlier day than the one held is dropped and counted, not replacing it', () => {
+    const batch = new MarkBatch();
+    batch.add(upsert({ externalId: 'EM1', markText: 'NOVEMBER 2' }, '2026-11-02'));
+    batch.add(upsert({ externalId: 'EM1', markText: 'NOVEMBER 1' }, '2026-11-01'));
+    batch.add(upsert({ externalId: 'EM1', markText: 'UNDATED' }));
+    batch.add(upsert({ externalId: 'EM2', markText: 'SAME DAY' }, '2026-11-02'));
+    batch.add(upsert({ externalId: 'EM2', markText: 'SAME DAY LATER' }, '2026-11-02'));
+    assert.deepEqual(rowsOf(batch).map(markTextOf), ['UNDATED', 'SAME DAY LATER']);
+    assert.equal(batch.stale, 1);
+    assert.deepEqual(
+      rowsOf(batch).map((row) => row.split('\t').at(-1)),
+      ['\\N', '2026-11-02'],
+      'the as-of date is the last column, \\N when unknown',
+    );
   });
 
   it('grows past its first buffer without losing a byte', () => {

@@ -20,6 +20,8 @@ export type MarkUpsert = RegisterRecord & {
   tokens: string[];
   /** Whole-mark Double Metaphone codes the phonetic rule compares (column sound_codes). */
   soundCodes: string[];
+  /** YYYY-MM-DD: the day of the register this version is as of; null when unknown (column as_of). */
+  asOf: string | null;
 };
 
 // Any constant; the same in every process that imports.
@@ -34,11 +36,12 @@ const CREATE_STAGING = `CREATE TEMP TABLE IF NOT EXISTS ${STAGING} (
   source_code text, external_id text, mark_text text, owner_name text, owner_country_code text,
   jurisdiction text, designations text[], filed_at timestamptz, registered_at timestamptz,
   expires_at timestamptz, published_at timestamptz, status text, classes integer[], logo_url text, raw_payload jsonb,
-  norm_text text, compact_text text, compact_len smallint, tokens text[], sound_codes text[]
+  norm_text text, compact_text text, compact_len smallint, tokens text[], sound_codes text[],
+  as_of date
 ) ON COMMIT DELETE ROWS`;
 const COLUMNS = `source_code, external_id, mark_text, owner_name, owner_country_code, jurisdiction,
   designations, filed_at, registered_at, expires_at, published_at, status, classes, logo_url, raw_payload,
-  norm_text, compact_text, compact_len, tokens, sound_codes`;
+  norm_text, compact_text, compact_len, tokens, sound_codes, as_of`;
 const UPSERT = `WITH written AS (
   INSERT INTO marks AS m (${COLUMNS})
   SELECT ${COLUMNS} FROM ${STAGING}
@@ -61,8 +64,12 @@ const UPSERT = `WITH written AS (
     compact_len = excluded.compact_len,
     tokens = excluded.tokens,
     sound_codes = excluded.sound_codes,
+    as_of = excluded.as_of,
     change_seq = nextval('marks_change_seq'),
     updated_at = now_ms()
+  -- An older version than the one stored is left out (migration 019): not written, not returned,
+  -- so neither mark_band nor change_seq moves for it. wordCountDeltas applies the same test.
+  WHERE mark_supersedes(excluded.as_of, m.as_of)
   RETURNING id, compact_text, compact_len, classes, jurisdiction, designations,
             (xmax = 0) AS inserted
 ), band AS (
@@ -83,7 +90,9 @@ const UPSERT = `WITH written AS (
   DELETE FROM mark_band b USING written w
    WHERE b.id = w.id AND NOT w.inserted AND w.compact_len < ${TWO_EDITS_MIN_LENGTH}
 )
-SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written FROM written`;
+SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written,
+       (SELECT count(*) FROM ${STAGING})::int AS staged
+  FROM written`;
 
 const WORD_COUNT_DELTAS = wordCountDeltas(STAGING);
 
@@ -96,7 +105,8 @@ const WORD_COUNT_DELTAS = wordCountDeltas(STAGING);
  *
  * Keyed by externalId: a batch may not touch one row twice, and the later line wins anyway. A
  * record added again replaces the earlier one's row in its place, as a Map keeps the first
- * insertion's position.
+ * insertion's position, unless it is as of an earlier day than the one held: then it is dropped,
+ * as the merge would drop it were the two in different batches.
  */
 export class MarkBatch {
   #bytes = Buffer.allocUnsafe(0);
@@ -105,26 +115,42 @@ export class MarkBatch {
   #starts: number[] = [];
   #ends: number[] = [];
   #rowOf = new Map<string, number>();
+  #asOf: (string | null)[] = [];
   #replaced = false;
+  #stale = 0;
 
   /** How many distinct records the batch holds. */
   get size(): number {
     return this.#starts.length;
   }
 
+  /** How many records were dropped as older than the version of the same record held. */
+  get stale(): number {
+    return this.#stale;
+  }
+
   add(record: MarkUpsert): void {
+    const index = this.#rowOf.get(record.externalId);
+    if (index !== undefined) {
+      const held = this.#asOf[index] ?? null;
+      if (held !== null && record.asOf !== null && record.asOf < held) {
+        this.#stale++;
+        return;
+      }
+    }
     const row = copyRow(record);
     const start = this.#length;
     this.#reserve(3 * row.length); // at most 3 bytes of UTF-8 per UTF-16 unit
     this.#length += this.#bytes.write(row, start, 'utf8');
-    const index = this.#rowOf.get(record.externalId);
     if (index === undefined) {
       this.#rowOf.set(record.externalId, this.#starts.length);
       this.#starts.push(start);
       this.#ends.push(this.#length);
+      this.#asOf.push(record.asOf);
     } else {
       this.#starts[index] = start;
       this.#ends[index] = this.#length;
+      this.#asOf[index] = record.asOf;
       this.#replaced = true;
     }
   }
@@ -195,7 +221,7 @@ function copyRow(r: MarkUpsert): string {
     r.logoUrl,
   )}\t${text(raw)}\t${copyValue(r.normText)}\t${copyValue(r.compactText)}\t${r.compactLength}\t${copyTextArray(
     r.tokens,
-  )}\t${copyTextArray(r.soundCodes)}\n`;
+  )}\t${copyTextArray(r.soundCodes)}\t${r.asOf ?? '\\N'}\n`;
 }
 
 /**
@@ -211,23 +237,25 @@ export async function stageMarks(tx: Queryable, batch: MarkBatch): Promise<void>
 
 /**
  * Second half: moves the staged rows into marks in one statement; an update takes a new
- * change_seq so incremental scans see it. Returns how many rows were new and how many updated.
+ * change_seq so incremental scans see it. Returns how many rows were new, how many updated, and
+ * how many were left out as older than the version stored (`stale`).
  */
 export async function mergeStagedMarks(
   tx: Queryable,
   options: { foldWordCounts?: boolean } = {},
-): Promise<{ inserted: number; updated: number }> {
+): Promise<{ inserted: number; updated: number; stale: number }> {
   // Serialise imports so change_seq values commit in increasing order (see 002_register_mirror.sql):
   // held from the first nextval to the commit. The word counts' changes are appended under the
   // same lock, from the stored versions the upsert then replaces. The statements are sent together.
   const [, , rows] = await Promise.all([
     tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]),
     tx.query(WORD_COUNT_DELTAS),
-    tx.query<{ inserted: number; written: number }>(UPSERT),
+    tx.query<{ inserted: number; written: number; staged: number }>(UPSERT),
   ]);
   if (options.foldWordCounts) await foldWordCounts(tx);
   const inserted = rows[0]?.inserted ?? 0;
-  return { inserted, updated: (rows[0]?.written ?? 0) - inserted };
+  const written = rows[0]?.written ?? 0;
+  return { inserted, updated: written - inserted, stale: (rows[0]?.staged ?? 0) - written };
 }
 
 /**

@@ -6,16 +6,22 @@ import type { Queryable } from '../db.ts';
  * records) changes in the word counts: the words of the stored version of each record subtracted,
  * those of the new one added. Run before the batch is merged into marks, in the same transaction
  * and under the import lock, so the stored versions read here are the ones the merge replaces. A
- * record re-imported unchanged nets to nothing and appends no row. foldWordCounts moves the rows
- * into mark_words (migration 018).
+ * record re-imported unchanged nets to nothing and appends no row; one older than the stored
+ * version is left out by the merge (mark_supersedes, migration 019) and so by this count too.
+ * foldWordCounts moves the rows into mark_words (migration 018).
  */
 export function wordCountDeltas(staging: string): string {
   return `INSERT INTO mark_word_deltas (word, office, marks)
-  WITH versions AS (
-    SELECT s.jurisdiction AS office, s.norm_text, 1 AS d FROM ${staging} s
+  WITH written AS (
+    SELECT s.jurisdiction AS office, s.norm_text, m.id AS stored_id,
+           m.jurisdiction AS stored_office, m.norm_text AS stored_text
+      FROM ${staging} s
+      LEFT JOIN marks m ON m.source_code = s.source_code AND m.external_id = s.external_id
+     WHERE m.id IS NULL OR mark_supersedes(s.as_of, m.as_of)
+  ), versions AS (
+    SELECT office, norm_text, 1 AS d FROM written
     UNION ALL
-    SELECT m.jurisdiction, m.norm_text, -1 FROM ${staging} s
-      JOIN marks m ON m.source_code = s.source_code AND m.external_id = s.external_id
+    SELECT stored_office, stored_text, -1 FROM written WHERE stored_id IS NOT NULL
   )
   SELECT w, v.office, sum(v.d)::int
     FROM versions v,
