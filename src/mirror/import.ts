@@ -31,6 +31,11 @@ export type ImportOptions = {
    * date of their records that do not give their own. Without either, the last import wins.
    */
   asOf?: string;
+  /**
+   * Stops the import between two batches (the process is shutting down): the batches written
+   * stay, as after any failure, and importing the files again completes them.
+   */
+  signal?: AbortSignal | undefined;
 };
 
 export function toMarkUpsert(record: RegisterRecord, asOf: string | null = null): MarkUpsert {
@@ -125,6 +130,7 @@ export async function importRecordFiles(
     await older;
     older = null;
     if (failure !== null) throw failure.error;
+    options.signal?.throwIfAborted();
     if (batch.size === 0) return;
     const rows = batch;
     batch = new MarkBatch();

@@ -30,7 +30,7 @@ export const FIRST_SYNC_FILES = 7;
 /** A listing page is a few hundred links; anything far larger is not one. */
 const MAX_LISTING_BYTES = 20 * 1024 * 1024;
 /** The feed's lease; renewed every third of it while the sync works. */
-const LEASE_SECONDS = 600;
+export const FEED_LEASE_SECONDS = 600;
 
 export type SyncFileReport = {
   name: string;
@@ -60,6 +60,11 @@ export type SyncOptions = {
   onProgress?: (progress: SyncProgress) => void;
   /** Who holds the feed's lease (a process id for the logs); a new one by default. */
   holder?: string;
+  /**
+   * Stops the sync (the process is shutting down): the download in hand is cut, an import stops
+   * between two batches, the file is recorded as failed (interrupted) and no further file is begun.
+   */
+  signal?: AbortSignal | undefined;
 };
 
 /**
@@ -80,6 +85,9 @@ function filesToConsider(
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/** The reason recorded for a file whose load was stopped by the process shutting down. */
+export const INTERRUPTED = 'interrupted: the sync was stopped before the file was loaded';
+
 /** Downloads, verifies and imports one file; records the outcome. Never throws for the file. */
 async function loadFile(
   db: Db,
@@ -89,6 +97,7 @@ async function loadFile(
   options: SyncOptions,
 ): Promise<SyncFileReport> {
   const { logger, onProgress } = options;
+  const { signal } = http;
   await startRegisterFile(db, {
     feed: feedName,
     name: file.name,
@@ -109,12 +118,13 @@ async function loadFile(
           'retrying',
         ),
     );
-    const entries = await extractZipEntries(join(dir, 'download'), dir);
+    const entries = await extractZipEntries(join(dir, 'download'), dir, signal);
     await rm(join(dir, 'download'));
     if (entries.length === 0) throw new Error('the zip archive holds no file');
     const summary = await importRecordFiles(db, entries, {
       // Records that do not say which day's version they are take the file's date.
       asOf: file.date,
+      signal,
       onProgress: ({ bytesRead, totalBytes }) =>
         onProgress?.({ phase: 'import', file: file.name, bytes: bytesRead, total: totalBytes }),
     });
@@ -141,8 +151,11 @@ async function loadFile(
     return report;
   } catch (error) {
     // A broken file is reported and the sync goes on; its records already imported stay, and
-    // loading it again later upserts the same records (the importer is idempotent).
-    const reason = oneLine((error as Error).message || String(error));
+    // loading it again later upserts the same records (the importer is idempotent). A stopped
+    // sync's file is recorded the same way, so the next sync loads it again.
+    const reason = signal?.aborted
+      ? INTERRUPTED
+      : oneLine((error as Error).message || String(error));
     await finishRegisterFile(db, feedName, file.name, {
       status: 'failed',
       bytes: download?.bytes ?? null,
@@ -194,18 +207,22 @@ export function registerFilesSeen(db: Db, feed?: string): Promise<RegisterFileRe
 export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport> {
   const { feed, logger } = options;
   const url = options.url ?? feed.defaultUrl;
-  const http: HttpOptions = { ...DEFAULT_HTTP_OPTIONS, ...options.http };
+  const http: HttpOptions = {
+    ...DEFAULT_HTTP_OPTIONS,
+    ...options.http,
+    signal: options.signal ?? options.http?.signal,
+  };
   const holder = options.holder ?? newWorkerId();
-  if (!(await claimFeedLease(db, feed.name, holder, LEASE_SECONDS))) {
+  if (!(await claimFeedLease(db, feed.name, holder, FEED_LEASE_SECONDS))) {
     throw new ApiError('conflict', `feed ${feed.name} is being synced by another process`);
   }
   const renewal = setInterval(
     () => {
-      renewFeedLease(db, feed.name, holder, LEASE_SECONDS).catch((error: unknown) =>
+      renewFeedLease(db, feed.name, holder, FEED_LEASE_SECONDS).catch((error: unknown) =>
         logger.warn({ err: error, feed: feed.name }, 'could not renew the feed lease'),
       );
     },
-    (LEASE_SECONDS * 1000) / 3,
+    (FEED_LEASE_SECONDS * 1000) / 3,
   );
   try {
     let listed: ListedFile[];
@@ -221,6 +238,7 @@ export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport
     const byName = new Map(known.map((row) => [row.name, row]));
     const files: SyncFileReport[] = [];
     for (const file of filesToConsider(listed, known, options.since)) {
+      if (http.signal?.aborted) break;
       const row = byName.get(file.name);
       if (row?.status === 'loaded') files.push(skippedReport(row));
       else files.push(await loadFile(db, feed.name, file, http, options));

@@ -51,9 +51,13 @@ const openEntry = (zip: ZipFile, entry: Entry) =>
  * Extracts every file of the zip archive at `path` into `dir` (as `entry-N`, never under the
  * name the archive gives, which could point anywhere), one stream at a time, and verifies each
  * entry's CRC-32 and size against the central directory (yauzl checks the size, not the CRC).
- * Returns the extracted paths in archive order.
+ * Returns the extracted paths in archive order. `signal` stops it between two chunks.
  */
-export async function extractZipEntries(path: string, dir: string): Promise<string[]> {
+export async function extractZipEntries(
+  path: string,
+  dir: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const zip = await openZip(path);
   const extracted: string[] = [];
   try {
@@ -68,9 +72,9 @@ export async function extractZipEntries(path: string, dir: string): Promise<stri
         },
       });
       try {
-        await pipeline(await openEntry(zip, entry), check, createWriteStream(target));
+        await pipeline(await openEntry(zip, entry), check, createWriteStream(target), { signal });
       } catch (error) {
-        if (error instanceof ZipError) throw error;
+        if (error instanceof ZipError || signal?.aborted) throw error;
         throw new ZipError(`${entry.fileName}: corrupt data (${(error as Error).message})`);
       }
       if (crc >>> 0 !== entry.crc32 >>> 0) {

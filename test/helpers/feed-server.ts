@@ -16,7 +16,11 @@ export type FileBehaviour =
   /** Sends the headers and the first `sent` bytes, then nothing more (the connection stays open). */
   | { kind: 'stall'; body: Buffer; sent: number }
   /** Answers 503 the first `times` requests, then serves the file. */
-  | { kind: 'flaky'; body: Buffer; times: number };
+  | { kind: 'flaky'; body: Buffer; times: number }
+  /** Reads the request and never answers: no status line, no headers. */
+  | { kind: 'silent' }
+  /** Declares the whole length and sends `chunk` bytes every `everyMs` (a slow link). */
+  | { kind: 'slow'; body: Buffer; chunk: number; everyMs: number };
 
 export type FeedServer = {
   /** The listing's URL (ends with /feed/). */
@@ -26,16 +30,26 @@ export type FeedServer = {
   extraLinks: string[];
   /** When set, the listing links to each file with an absolute URL instead of a relative one. */
   absoluteLinks: boolean;
+  /** When set, the listing answers this status (and no listing): an office's outage. */
+  listingStatus: number | null;
+  /** Bytes of file bodies sent so far, over all requests. */
+  bytesSent(): number;
   requests(path: string): number;
   /** Forgets the files, links and request counts of an earlier test. */
   reset(): void;
   close(): Promise<void>;
 };
 
-function serve(response: ServerResponse, behaviour: FileBehaviour, count: number) {
+function serve(
+  response: ServerResponse,
+  behaviour: FileBehaviour,
+  count: number,
+  sent: (bytes: number) => void,
+) {
   switch (behaviour.kind) {
     case 'file':
       response.writeHead(200, { 'content-type': 'application/zip' }).end(behaviour.body);
+      sent(behaviour.body.length);
       return;
     case 'status':
       response.writeHead(behaviour.status).end('no such file');
@@ -52,6 +66,24 @@ function serve(response: ServerResponse, behaviour: FileBehaviour, count: number
       if (count <= behaviour.times) response.writeHead(503).end('try later');
       else response.writeHead(200).end(behaviour.body);
       return;
+    case 'silent':
+      return;
+    case 'slow': {
+      const { body, chunk, everyMs } = behaviour;
+      response.writeHead(200, { 'content-length': String(body.length) });
+      let at = 0;
+      const timer = setInterval(() => {
+        const piece = body.subarray(at, at + chunk);
+        at += piece.length;
+        sent(piece.length);
+        if (at >= body.length) {
+          clearInterval(timer);
+          response.end(piece);
+        } else response.write(piece);
+      }, everyMs);
+      response.on('close', () => clearInterval(timer));
+      return;
+    }
   }
 }
 
@@ -62,6 +94,8 @@ export async function startFeedServer(): Promise<FeedServer> {
     files: new Map<string, FileBehaviour>(),
     extraLinks: [] as string[],
     absoluteLinks: false,
+    listingStatus: null as number | null,
+    bytesSent: 0,
   };
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
@@ -69,6 +103,10 @@ export async function startFeedServer(): Promise<FeedServer> {
     counts.set(path, count);
     open.add(response);
     response.on('close', () => open.delete(response));
+    if (path === '/feed/' && state.listingStatus !== null) {
+      response.writeHead(state.listingStatus).end('unavailable');
+      return;
+    }
     if (path === '/feed/') {
       const base = state.absoluteLinks ? `${url}` : '';
       const links = [
@@ -87,7 +125,9 @@ export async function startFeedServer(): Promise<FeedServer> {
       response.writeHead(404).end();
       return;
     }
-    serve(response, behaviour, count);
+    serve(response, behaviour, count, (bytes) => {
+      state.bytesSent += bytes;
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed/`;
@@ -108,12 +148,21 @@ export async function startFeedServer(): Promise<FeedServer> {
     set absoluteLinks(value: boolean) {
       state.absoluteLinks = value;
     },
+    get listingStatus() {
+      return state.listingStatus;
+    },
+    set listingStatus(value: number | null) {
+      state.listingStatus = value;
+    },
+    bytesSent: () => state.bytesSent,
     requests: (path) => counts.get(path) ?? 0,
     reset() {
       counts.clear();
       state.files.clear();
       state.extraLinks = [];
       state.absoluteLinks = false;
+      state.listingStatus = null;
+      state.bytesSent = 0;
     },
     async close() {
       for (const response of open) response.destroy();

@@ -13,6 +13,16 @@ export const SUVENEER_XML = 'test/fixtures/uspto/tmterminal_daily-na-98763166.xm
 
 export const quietLogger = pino({ level: 'silent' });
 
+/** A logger that keeps its lines (parsed), for tests of what a process says. */
+export function recordingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'debug' },
+    { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  return { logger, lines, messages: () => lines.map((line) => String(line.msg)) };
+}
+
 /** Short time-outs and back-off, so that failure paths take milliseconds. */
 export const FAST_HTTP = { connectTimeoutMs: 2000, idleTimeoutMs: 300, retries: 2, backoffMs: 10 };
 
