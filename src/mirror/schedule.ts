@@ -2,10 +2,30 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
-import { claimScheduledDay } from '../data/repositories/register-files.ts';
-import { findFeed } from '../register/feeds.ts';
+import {
+  claimScheduledSync,
+  finishScheduledSync,
+  type ScheduledAttempt,
+  type ScheduledOutcome,
+} from '../data/repositories/register-files.ts';
+import { type Feed, findFeed } from '../register/feeds.ts';
+import { newWorkerId } from '../scan/scanner.ts';
 import type { HttpOptions } from './http-download.ts';
-import { type SyncReport, syncFeed } from './sync.ts';
+import { FEED_LEASE_SECONDS, type SyncReport, syncFeed } from './sync.ts';
+
+/** How a failed scheduled sync is tried again the same day. */
+export type RetryPolicy = {
+  /** Attempts a day, the first one included. */
+  attempts: number;
+  /** Wait after the first failed attempt; doubled after each further one. */
+  backoffMs: number;
+};
+
+/**
+ * Five retries after 15, 30, 60, 120 and 240 minutes: an office's outage of a few hours is
+ * bridged the same day, and a file broken for good is not fetched more than six times a day.
+ */
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, backoffMs: 15 * 60_000 };
 
 export type ScheduleContext = {
   config: Config;
@@ -15,54 +35,114 @@ export type ScheduleContext = {
   /** The clock; tests set the day and time. */
   now?: () => Date;
   http?: Partial<HttpOptions>;
+  /** Tests shorten the back-off. */
+  retry?: Partial<RetryPolicy>;
 };
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /**
  * Runs today's scheduled sync of each configured feed once REGISTER_SYNC_AT (UTC) has passed,
- * if no process has run it yet: the database hands each feed's day to one caller only, however
- * many serve and worker processes ask. A process started after the hour catches up at once. A
- * failed sync is logged; the next day's loads whatever it left (failed files are loaded again).
+ * if no process has run it yet, and tries a failed one again later the same day: the database
+ * hands each attempt to one caller only, however many serve and worker processes ask, and never
+ * while another process syncs the feed. A process started after the hour catches up at once.
+ *
+ * An attempt fails when the listing cannot be read or a file failed; it is due again after the
+ * back-off (doubling), at most `attempts` times a day, then the next day's sync loads whatever it
+ * left (failed files are loaded again). An attempt stopped by `signal` records its file as
+ * interrupted and leaves the day due again at once, without counting the attempt.
  */
 export async function runDueSyncs(context: ScheduleContext): Promise<SyncReport[]> {
-  const { config, db, logger, signal } = context;
+  const { config, signal } = context;
   const now = (context.now ?? (() => new Date()))();
   const minutes = now.getUTCHours() * 60 + now.getUTCMinutes();
   if (minutes < minutesOf(config.registerSyncAt)) return [];
   const day = now.toISOString().slice(0, 10);
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...context.retry };
   const reports: SyncReport[] = [];
   for (const configured of config.registerFeeds) {
     if (signal.aborted) break;
     const feed = findFeed(configured.name);
     if (!feed) continue;
-    if (!(await claimScheduledDay(db, feed.name, day))) {
-      logger.debug({ feed: feed.name, day }, 'register sync of the day already claimed');
+    const attempt = await claimScheduledSync(context.db, {
+      feed: feed.name,
+      day,
+      now,
+      // A name of its own for each attempt: the feed's lease says who syncs, in the logs too.
+      holder: newWorkerId(),
+      leaseSeconds: FEED_LEASE_SECONDS,
+      maxAttempts: retry.attempts,
+    });
+    if (attempt === null) {
+      context.logger.debug({ feed: feed.name, day }, 'register sync of the day already claimed');
       continue;
     }
-    logger.info({ feed: feed.name, day }, 'scheduled register sync');
-    try {
-      const report = await syncFeed(db, {
-        feed,
-        url: configured.url,
-        logger,
-        http: { ...context.http, signal },
-      });
-      const failed = report.files.filter((file) => file.status === 'failed').length;
-      const log = failed > 0 ? logger.warn.bind(logger) : logger.info.bind(logger);
-      log({ feed: feed.name, files: report.files.length, failed }, 'register sync finished');
-      reports.push(report);
-    } catch (error) {
-      logger.error({ feed: feed.name, reason: (error as Error).message }, 'register sync failed');
-    }
+    const report = await runAttempt(context, feed, configured.url, attempt, retry);
+    if (report) reports.push(report);
   }
   return reports;
 }
 
+/** One claimed attempt: the sync, then its outcome recorded for the day. */
+async function runAttempt(
+  context: ScheduleContext,
+  feed: Feed,
+  url: string | undefined,
+  attempt: ScheduledAttempt,
+  retry: RetryPolicy,
+): Promise<SyncReport | null> {
+  const { db, logger, signal } = context;
+  const clock = context.now ?? (() => new Date());
+  const where = { feed: feed.name, day: attempt.day, attempt: attempt.attempt };
+  logger.info(where, 'scheduled register sync');
+  let report: SyncReport | null = null;
+  let failure: string | null = null;
+  try {
+    report = await syncFeed(db, {
+      feed,
+      url,
+      logger,
+      http: context.http,
+      signal,
+      holder: attempt.holder,
+    });
+    const failed = report.files.filter((file) => file.status === 'failed').length;
+    if (failed > 0) failure = `${failed} of ${report.files.length} files failed`;
+  } catch (error) {
+    failure = (error as Error).message;
+  }
+  let outcome: ScheduledOutcome;
+  if (signal.aborted) {
+    outcome = { kind: 'interrupted', now: clock() };
+    logger.warn(where, 'register sync stopped: the process is shutting down; due again at once');
+  } else if (failure === null) {
+    outcome = { kind: 'done' };
+    logger.info(
+      { ...where, files: report?.files.length ?? 0, failed: 0 },
+      'register sync finished',
+    );
+  } else if (attempt.attempt < retry.attempts) {
+    const at = new Date(clock().getTime() + retry.backoffMs * 2 ** (attempt.attempt - 1));
+    outcome = { kind: 'retry', at };
+    logger.warn(
+      { ...where, reason: failure, retryAt: at.toISOString() },
+      'register sync failed; trying again later today',
+    );
+  } else {
+    outcome = { kind: 'done' };
+    logger.error(
+      { ...where, reason: failure },
+      'register sync failed; no attempt left today, the next day loads what it left',
+    );
+  }
+  await finishScheduledSync(db, attempt, outcome);
+  return report;
+}
+
 /**
  * The daily register sync of a scanning process (serve with SCHEDULER=on, worker): looks every
- * poll interval whether a sync is due, until `signal` aborts. With no feed configured it returns
- * at once: a fresh installation makes no outbound request.
+ * poll interval whether a sync (or a retry) is due, until `signal` aborts. With no feed configured
+ * it returns at once: a fresh installation makes no outbound request.
  */
 export async function runRegisterSyncLoop(context: ScheduleContext): Promise<void> {
   const { config, logger, signal } = context;

@@ -4,8 +4,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
+import { runDueSyncs } from '../../src/mirror/schedule.ts';
 import { INTERRUPTED } from '../../src/mirror/sync.ts';
 import { eventually } from '../helpers/eventually.ts';
 import type { FeedServer } from '../helpers/feed-server.ts';
@@ -16,7 +18,14 @@ import {
   recountedWordCounts,
   storedWordCounts,
 } from '../helpers/register.ts';
-import { mirrorSnapshot, SEED_ZIP, sync, syncTestContext } from '../helpers/register-sync.ts';
+import {
+  FAST_HTTP,
+  mirrorSnapshot,
+  quietLogger,
+  SEED_ZIP,
+  sync,
+  syncTestContext,
+} from '../helpers/register-sync.ts';
 
 describe('register sync: stopping in the middle of a file', () => {
   const context = syncTestContext();
@@ -72,6 +81,49 @@ describe('register sync: stopping in the middle of a file', () => {
         ['apc260101.zip', 'loaded'],
         ['apc260102.zip', 'loaded'],
       ],
+    );
+    assert.deepEqual(await mirrorSnapshot(db), await singleLoad());
+  });
+
+  it('a scheduled sync stopped mid-file leaves its day due again at once, the attempt not counted', async () => {
+    server.files.set('apc260101.zip', { kind: 'slow', body: seed, chunk: 200, everyMs: 50 });
+    const schedule = (signal: AbortSignal) =>
+      runDueSyncs({
+        config: loadConfig({
+          REGISTER_FEEDS: `uspto-daily=${server.url}`,
+          REGISTER_SYNC_AT: '06:00',
+        }),
+        db,
+        logger: quietLogger,
+        signal,
+        now: () => new Date('2026-01-02T06:00:00Z'),
+        http: FAST_HTTP,
+      });
+    const controller = new AbortController();
+    const running = schedule(controller.signal);
+    await eventually('the file to be streaming', () => server.bytesSent() >= 1000, {
+      everyMs: 10,
+    });
+    controller.abort();
+    await running;
+    const [row] = await listRegisterFiles(db);
+    assert.deepEqual([row?.status, row?.reason], ['failed', INTERRUPTED]);
+    const [day] = await db.query<{ attempts: number; retryAt: Date; owner: string | null }>(
+      `SELECT scheduled_attempts AS attempts, scheduled_retry_at AS "retryAt", lease_owner AS owner
+         FROM register_feeds`,
+    );
+    assert.deepEqual(day, {
+      attempts: 0,
+      retryAt: new Date('2026-01-02T06:00:00Z'),
+      owner: null,
+    });
+
+    // The process restarts (or another one asks): the day's sync runs, and loads the file.
+    server.files.set('apc260101.zip', { kind: 'file', body: seed });
+    const [report] = await schedule(new AbortController().signal);
+    assert.deepEqual(
+      report?.files.map((f) => f.status),
+      ['loaded'],
     );
     assert.deepEqual(await mirrorSnapshot(db), await singleLoad());
   });

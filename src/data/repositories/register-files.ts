@@ -103,8 +103,9 @@ export async function finishRegisterFile(
 }
 
 /**
- * Takes the feed's lease for `holder` unless another holder's lease is still running. True when
- * taken: the caller may sync the feed until the lease expires (renew it while working).
+ * Takes the feed's lease for `holder` unless another holder's lease is still running (the holder's
+ * own is extended). True when taken: the caller may sync the feed until the lease expires (renew it
+ * while working).
  */
 export async function claimFeedLease(
   db: Queryable,
@@ -118,6 +119,7 @@ export async function claimFeedLease(
      ON CONFLICT (feed) DO UPDATE
         SET lease_owner = excluded.lease_owner, lease_expires_at = excluded.lease_expires_at
       WHERE register_feeds.lease_owner IS NULL OR register_feeds.lease_expires_at < now()
+         OR register_feeds.lease_owner = excluded.lease_owner
      RETURNING feed`,
     [feed, holder, seconds],
   );
@@ -147,19 +149,73 @@ export async function releaseFeedLease(db: Queryable, feed: string, holder: stri
   );
 }
 
+/** One attempt at a feed's scheduled sync of a day, as claimScheduledSync handed it out. */
+export type ScheduledAttempt = { feed: string; day: string; attempt: number; holder: string };
+
 /**
- * Claims the scheduled sync of `day` (UTC, YYYY-MM-DD) for the feed: true for exactly one caller
- * per feed and day, however many processes ask.
+ * Claims the next attempt at the scheduled sync of `day` (UTC, YYYY-MM-DD) for the feed, with the
+ * feed's lease for `holder`, in one statement: the first attempt of a day not claimed yet, or a
+ * further one once the day's retry is due (scheduled_retry_at, on the caller's clock `now`) and
+ * fewer than `maxAttempts` were made; and only while no other holder's lease runs. Null for every
+ * other caller, however many processes ask at once.
  */
-export async function claimScheduledDay(db: Queryable, feed: string, day: string) {
+export async function claimScheduledSync(
+  db: Queryable,
+  claim: {
+    feed: string;
+    day: string;
+    now: Date;
+    holder: string;
+    leaseSeconds: number;
+    maxAttempts: number;
+  },
+): Promise<ScheduledAttempt | null> {
   await db.query('INSERT INTO register_feeds (feed) VALUES ($1) ON CONFLICT (feed) DO NOTHING', [
-    feed,
+    claim.feed,
   ]);
-  const rows = await db.query(
-    `UPDATE register_feeds SET last_scheduled_on = $2::date
-      WHERE feed = $1 AND (last_scheduled_on IS NULL OR last_scheduled_on < $2::date)
-     RETURNING feed`,
-    [feed, day],
+  const rows = await db.query<{ attempt: number }>(
+    `UPDATE register_feeds
+        SET scheduled_attempts = CASE WHEN last_scheduled_on = $2::date
+                                      THEN scheduled_attempts + 1 ELSE 1 END,
+            last_scheduled_on = $2::date,
+            scheduled_retry_at = $3::timestamptz + make_interval(secs => $5),
+            lease_owner = $4, lease_expires_at = now() + make_interval(secs => $5)
+      WHERE feed = $1
+        AND (lease_owner IS NULL OR lease_expires_at < now())
+        AND (last_scheduled_on IS NULL OR last_scheduled_on < $2::date
+             OR (last_scheduled_on = $2::date AND scheduled_retry_at <= $3::timestamptz
+                 AND scheduled_attempts < $6))
+     RETURNING scheduled_attempts AS attempt`,
+    [claim.feed, claim.day, claim.now, claim.holder, claim.leaseSeconds, claim.maxAttempts],
   );
-  return rows.length === 1;
+  const row = rows[0];
+  return row
+    ? { feed: claim.feed, day: claim.day, attempt: row.attempt, holder: claim.holder }
+    : null;
+}
+
+/**
+ * How an attempt ended: `done` (the day needs nothing more), `retry` at the given time (it failed),
+ * or `interrupted` (the process is stopping: the attempt is not counted and the day is due again
+ * at once, for another process or this one when it restarts).
+ */
+export type ScheduledOutcome =
+  | { kind: 'done' }
+  | { kind: 'retry'; at: Date }
+  | { kind: 'interrupted'; now: Date };
+
+/** Records the end of `attempt`, unless a later attempt (or day) has been claimed since. */
+export async function finishScheduledSync(
+  db: Queryable,
+  attempt: ScheduledAttempt,
+  outcome: ScheduledOutcome,
+): Promise<void> {
+  const retryAt =
+    outcome.kind === 'retry' ? outcome.at : outcome.kind === 'interrupted' ? outcome.now : null;
+  await db.query(
+    `UPDATE register_feeds
+        SET scheduled_retry_at = $4::timestamptz, scheduled_attempts = scheduled_attempts - $5
+      WHERE feed = $1 AND last_scheduled_on = $2::date AND scheduled_attempts = $3`,
+    [attempt.feed, attempt.day, attempt.attempt, retryAt, outcome.kind === 'interrupted' ? 1 : 0],
+  );
 }
