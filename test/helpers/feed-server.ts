@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import yazl from 'yazl';
 
 /**
@@ -185,4 +186,49 @@ export function zipOf(entries: Record<string, string>, options: { compress?: boo
     zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
     zip.outputStream.on('error', reject);
   });
+}
+
+/**
+ * An address where a TCP connection is never established: a listening socket whose accept queue is
+ * full. The listener lives in a child process that never accepts (its event loop is blocked), and
+ * connections are opened until one hangs: Linux then drops further SYNs instead of refusing them,
+ * so a client's connect waits, which is what an office's overloaded or filtered server does.
+ */
+export async function startUnacceptingListener(): Promise<{ url: string; close(): void }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const server = require('node:net').createServer();
+       server.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
+         process.stdout.write(server.address().port + '\\n');
+         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+       });`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout?.once('data', (data: Buffer) => resolve(Number(String(data).trim())));
+    child.once('error', reject);
+  });
+  const sockets: Socket[] = [];
+  const close = () => {
+    for (const socket of sockets) socket.destroy();
+    child.kill('SIGKILL');
+  };
+  for (let i = 0; i < 16; i++) {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    sockets.push(socket);
+    const connected = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 200);
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (!connected) return { url: `http://127.0.0.1:${port}/feed/`, close };
+  }
+  close();
+  throw new Error('the listener kept accepting connections: its accept queue never filled');
 }

@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli/main.ts';
+import { BIN, childEnv, printedObject, tmwatch } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { type FeedServer, startFeedServer } from '../helpers/feed-server.ts';
 import { SEED_ZIP } from '../helpers/register-sync.ts';
+
+/** util-linux's script(1): runs a command on a pseudo-terminal of its own. */
+const SCRIPT = '/usr/bin/script';
 
 describe('tmwatch registers sync|list', () => {
   let database: TestDatabase;
@@ -126,4 +131,48 @@ describe('tmwatch registers sync|list', () => {
       assert.equal(result.stdout, '');
     });
   }
+
+  it('progress bars go to stderr when it is a terminal, and never into the JSON on stdout', async (t) => {
+    if (!existsSync(SCRIPT)) {
+      t.skip(`${SCRIPT} (util-linux) is not installed: no pseudo-terminal to run the command on`);
+      return;
+    }
+    const seed = readFileSync(SEED_ZIP);
+    // stderr a pipe: no bar, not even a line of one.
+    server.files.set('apc260103.zip', { kind: 'file', body: seed });
+    const piped = await tmwatch(['registers', 'sync', '--url', server.url], env);
+    assert.equal(piped.status, 0, piped.stderr);
+    assert.equal(piped.stderr, '');
+    assert.equal(printedObject(piped).files.at(-1).status, 'loaded');
+
+    // stderr a terminal (script's pseudo-terminal), stdout a file.
+    server.files.set('apc260104.zip', { kind: 'file', body: seed });
+    const out = join(dataDir, 'report.json');
+    const command = `${BIN} registers sync --url ${server.url} > ${out}`;
+    // Not spawnSync: the feed server answers from this process's event loop.
+    const child = spawn(SCRIPT, ['-qec', command, '/dev/null'], {
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let terminal = '';
+    child.stdout.on('data', (chunk) => {
+      terminal += chunk;
+    });
+    const status = await new Promise((resolve) => child.once('close', resolve));
+    const onTerminal = { status, stdout: terminal };
+    assert.equal(onTerminal.status, 0, onTerminal.stdout);
+    // The local feed declares no length: the download counts its MB, the import has a bar.
+    assert.match(onTerminal.stdout, /apc260104\.zip download \| 0\.01 MB/);
+    assert.match(onTerminal.stdout, /apc260104\.zip import \[=+\] 100% \| 0\.16\/0\.16 MB/);
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    assert.deepEqual(report.files.at(-1), {
+      name: 'apc260104.zip',
+      status: 'loaded',
+      bytes: seed.length,
+      imported: 0,
+      updated: 11,
+      skipped: 0,
+      errors: 0,
+    });
+  });
 });

@@ -1,7 +1,7 @@
-import { MultiBar, type SingleBar } from 'cli-progress';
 import { type SyncReport, syncFeed } from '../../mirror/sync.ts';
 import { FEED_NAMES, findFeed, isHttpUrl } from '../../register/feeds.ts';
 import { defineCommand, UsageError } from '../command.ts';
+import { syncProgressBars } from '../sync-progress.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -54,33 +54,14 @@ export const command = defineCommand({
     const feed = findFeed(values.feed ?? (FEED_NAMES[0] as string));
     if (!feed) throw new UsageError(`unknown feed "${values.feed}"`);
     // Progress bars only on a terminal: stdout is the JSON report, so the bars go to stderr.
-    const bars = process.stderr.isTTY
-      ? new MultiBar({
-          stream: process.stderr,
-          format: '{file} {phase} [{bar}] {percentage}% | {value}/{total} MB',
-          hideCursor: true,
-        })
-      : null;
-    let bar: SingleBar | null = null;
-    let current = '';
-    const mb = (bytes: number) => Math.round(bytes / 10_485.76) / 100;
+    const bars = syncProgressBars(process.stderr);
     try {
       return await syncFeed(db, {
         feed,
         url: values.url,
         since: values.since,
         logger,
-        onProgress: (p) => {
-          if (!bars) return;
-          const key = `${p.file} ${p.phase}`;
-          if (key !== current) {
-            bar?.stop();
-            current = key;
-            bar = bars.create(mb(p.total ?? 0), 0, { file: p.file, phase: p.phase });
-          }
-          if (p.total !== null) bar?.setTotal(mb(p.total));
-          bar?.update(mb(p.bytes), { file: p.file, phase: p.phase });
-        },
+        onProgress: bars?.onProgress,
       });
     } finally {
       bars?.stop();
