@@ -23,7 +23,7 @@ export type RetryPolicy = {
 
 /**
  * Five retries after 15, 30, 60, 120 and 240 minutes: an office's outage of a few hours is
- * bridged the same day, and a file broken for good is not fetched more than six times a day.
+ * bridged the same day, and a file broken for good is not tried more than six times a day.
  */
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, backoffMs: 15 * 60_000 };
 
