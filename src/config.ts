@@ -153,6 +153,8 @@ export type Config = {
   scheduler: boolean;
   rateLimitPerMinute: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** LOG_LEVEL was set: one-shot commands then log at it, otherwise only warnings and errors. */
+  logLevelSet: boolean;
   /** Base URL used in links of emails; defaults to http://localhost:PORT. */
   publicUrl: string;
   /** PUBLIC_URL was set: without it, e-mail links only work on this machine (a warning at start). */
@@ -210,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduler: e.SCHEDULER === 'on',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
+    logLevelSet: cleaned.LOG_LEVEL !== undefined,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     publicUrlSet: e.PUBLIC_URL !== undefined,
     mailFrom: e.MAIL_FROM,

@@ -103,8 +103,10 @@ async function loadFile(
       join(dir, 'download'),
       http,
       (bytes, total) => onProgress?.({ phase: 'download', file: file.name, bytes, total }),
+      // Info, not a warning: a retry that succeeds is no failure, and a one-shot sync logs only
+      // warnings (its stderr stays empty when every file loads). A file that fails for good is.
       (error, attempt) =>
-        logger.warn(
+        logger.info(
           { feed: feedName, file: file.name, attempt, reason: error.message },
           'retrying',
         ),
