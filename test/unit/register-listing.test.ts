@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { usptoDaily } from '../../src/register/feeds.ts';
+import { mayCarryApiKey, usptoDaily } from '../../src/register/feeds.ts';
 import {
   listingFormat,
   parseHtmlListing,
@@ -170,5 +170,34 @@ describe('listing format', () => {
       parseListing(json, 'application/json', API, usptoDaily).map((f) => f.url),
       [`${FILES}/apc260101.zip`],
     );
+  });
+});
+
+describe('where the API key may go', () => {
+  const listing = new URL(API);
+  const CASES: [string, string, boolean][] = [
+    ['the listing itself', API, true],
+    ['a file URI of the same origin', `${FILES}/2026/apc260101.zip`, true],
+    ['another host (a CDN a redirect leads to)', 'https://d1.cloudfront.example/apc.zip', false],
+    ['the same host over http', 'http://api.uspto.gov/x', false],
+    ['the same host on another port', 'https://api.uspto.gov:8443/x', false],
+    ['a subdomain', 'https://files.api.uspto.gov/x', false],
+  ];
+  for (const [what, target, allowed] of CASES) {
+    it(`${what}: ${allowed ? 'yes' : 'no'}`, () => {
+      assert.equal(mayCarryApiKey(new URL(target), listing), allowed);
+    });
+  }
+
+  it('a mirror over plain http gets it only on this machine (not across a network in clear)', () => {
+    for (const [base, allowed] of [
+      ['http://127.0.0.1:8080/odp', true],
+      ['http://localhost:8080/odp', true],
+      ['http://[::1]:8080/odp', true],
+      ['http://mirror.example/odp', false],
+      ['https://mirror.example/odp', true],
+    ] as const) {
+      assert.equal(mayCarryApiKey(new URL(`${base}/f.zip`), new URL(base)), allowed, base);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { MultiBar, type SingleBar } from 'cli-progress';
-import { type SyncReport, syncFeed } from '../../mirror/sync.ts';
+import { apiKeyOf, type SyncReport, syncFeed } from '../../mirror/sync.ts';
 import { FEED_NAMES, findFeed, isHttpUrl } from '../../register/feeds.ts';
 import { defineCommand, UsageError } from '../command.ts';
 
@@ -72,6 +72,7 @@ export const command = defineCommand({
       return await syncFeed(db, {
         feed,
         url: values.url ?? configured,
+        apiKey: apiKeyOf(feed, config),
         since: values.since,
         logger,
         onProgress: (p) => {
