@@ -5,7 +5,7 @@ import type { Db } from '../data/db.ts';
 import { claimScheduledDay } from '../data/repositories/register-files.ts';
 import { findFeed } from '../register/feeds.ts';
 import type { HttpOptions } from './http-download.ts';
-import { type SyncReport, syncFeed } from './sync.ts';
+import { apiKeyOf, type SyncReport, syncFeed } from './sync.ts';
 
 export type ScheduleContext = {
   config: Config;
@@ -45,6 +45,7 @@ export async function runDueSyncs(context: ScheduleContext): Promise<SyncReport[
       const report = await syncFeed(db, {
         feed,
         url: configured.url,
+        apiKey: apiKeyOf(feed, config),
         logger,
         http: { ...context.http, signal },
       });
