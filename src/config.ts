@@ -14,7 +14,13 @@ const TIMEOUT_MESSAGE = 'must be a number of seconds from 1 to 3600';
 const CONNECTIONS_MESSAGE = 'must be a whole number of connections, at least 1';
 /** The sender of alert e-mail when MAIL_FROM is not set; the .invalid domain cannot receive replies. */
 export const DEFAULT_MAIL_FROM = 'Trademark Watch <alerts@trademark-watch.invalid>';
-const SECRET_VARIABLES = new Set(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'REGISTER_FEEDS']);
+const SECRET_VARIABLES = new Set([
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SMTP_URL',
+  'REGISTER_FEEDS',
+  'USPTO_API_KEY',
+]);
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -133,6 +139,12 @@ const envSchema = z.object({
       }
       return feeds;
     }),
+  // Visible ASCII only: it travels in an HTTP header, where a space or a line break would be
+  // refused by Node at the first request (or split the header), long after the start.
+  USPTO_API_KEY: z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, 'must be an API key: visible ASCII characters, no spaces')
+    .optional(),
 });
 
 /** A feed the scheduler syncs: `name`, or `name=URL` for a mirror of the office's location. */
@@ -153,6 +165,8 @@ export type Config = {
   scheduler: boolean;
   rateLimitPerMinute: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** LOG_LEVEL was set: one-shot commands then log at it, otherwise only warnings and errors. */
+  logLevelSet: boolean;
   /** Base URL used in links of emails; defaults to http://localhost:PORT. */
   publicUrl: string;
   /** PUBLIC_URL was set: without it, e-mail links only work on this machine (a warning at start). */
@@ -179,6 +193,11 @@ export type Config = {
   registerSyncAt: string;
   /** The feeds that daily sync covers; empty (the default): no sync, no outbound request. */
   registerFeeds: RegisterFeedConfig[];
+  /**
+   * The Open Data Portal API key (USPTO_API_KEY) the uspto-daily feed sends to its official
+   * location. A secret: never logged nor repeated in a message.
+   */
+  usptoApiKey: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -210,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduler: e.SCHEDULER === 'on',
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
+    logLevelSet: cleaned.LOG_LEVEL !== undefined,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     publicUrlSet: e.PUBLIC_URL !== undefined,
     mailFrom: e.MAIL_FROM,
@@ -223,5 +243,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
     registerSyncAt: e.REGISTER_SYNC_AT,
     registerFeeds: e.REGISTER_FEEDS,
+    usptoApiKey: e.USPTO_API_KEY,
   };
 }

@@ -74,7 +74,11 @@ export async function main(
       }
       throw error;
     }
-    logger = createLogger(config.logLevel);
+    // A one-shot command runs from cron and scripts, which mail or fail on whatever it writes to
+    // stderr: unless LOG_LEVEL says otherwise it logs only warnings and errors, so a run that went
+    // well writes nothing there. Long-running roles keep LOG_LEVEL's default, info.
+    const quiet = command.kind === 'database' && !config.logLevelSet;
+    logger = createLogger(quiet ? 'warn' : config.logLevel);
     const context = { values, positionals, config, logger };
 
     if (command.kind === 'process') return await command.run(context);

@@ -38,6 +38,15 @@ export class DownloadError extends Error {
   }
 }
 
+/**
+ * The headers of one request besides the fixed ones, asked again at every redirect it follows, so
+ * that a credential goes only where it belongs (see `mayCarryApiKey` of register/feeds.ts).
+ */
+export type HeadersFor = (url: URL) => Record<string, string>;
+
+const noHeaders: HeadersFor = () => ({});
+
+/** Redirects one request follows at most: the portal redirects a file once; a loop ends here. */
 const MAX_REDIRECTS = 5;
 
 /** Responses whose connection the idle time-out cut, and the error that says so. */
@@ -53,10 +62,17 @@ function networkError(error: unknown): DownloadError {
 }
 
 /**
- * GET `url`, following redirects, until a 200 response whose body has not been read yet. A status
- * other than 200 is an error: 5xx and 429 retryable, others (404, 403 …) not.
+ * GET `url`, following redirects (http and https only, at most MAX_REDIRECTS, each hop with its own
+ * `headersFor`), until a 200 response whose body has not been read yet. A status other than 200 is
+ * an error: 5xx and 429 retryable, others (404, 403 …) not.
  */
-function get(url: string, options: HttpOptions, redirects = 0): Promise<IncomingMessage> {
+function get(
+  url: string,
+  options: HttpOptions,
+  headersFor: HeadersFor,
+  accept: string,
+  redirects = 0,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
@@ -65,7 +81,12 @@ function get(url: string, options: HttpOptions, redirects = 0): Promise<Incoming
       return;
     }
     const request = client.get(target, {
-      headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity' },
+      headers: {
+        ...headersFor(target),
+        'user-agent': USER_AGENT,
+        accept,
+        'accept-encoding': 'identity',
+      },
       signal: options.signal,
     });
     let received: IncomingMessage | null = null;
@@ -100,7 +121,14 @@ function get(url: string, options: HttpOptions, redirects = 0): Promise<Incoming
           reject(new DownloadError(`more than ${MAX_REDIRECTS} redirects`, false));
           return;
         }
-        get(new URL(location, target).toString(), options, redirects + 1).then(resolve, reject);
+        let next: string;
+        try {
+          next = new URL(location, target).toString();
+        } catch {
+          reject(new DownloadError('a redirect to an address that is not a URL', false));
+          return;
+        }
+        get(next, options, headersFor, accept, redirects + 1).then(resolve, reject);
         return;
       }
       if (status !== 200) {
@@ -146,6 +174,13 @@ function checkLength(response: IncomingMessage, received: number) {
 
 export type Downloaded = { bytes: number; sha256: string };
 
+export type DownloadHooks = {
+  onProgress?: (received: number, total: number | null) => void;
+  onRetry?: (error: DownloadError, attemptNumber: number) => void;
+  /** Headers for each request and redirect (an API key); none by default. */
+  headersFor?: HeadersFor;
+};
+
 /**
  * Streams `url` into the file `path` (never the whole file in memory), with time-outs and
  * retries, and verifies the status and the declared length. Returns the size and SHA-256 of
@@ -155,14 +190,14 @@ export async function downloadToFile(
   url: string,
   path: string,
   options: HttpOptions,
-  onProgress?: (received: number, total: number | null) => void,
-  onRetry?: (error: DownloadError, attemptNumber: number) => void,
+  hooks: DownloadHooks = {},
 ): Promise<Downloaded> {
+  const { onProgress, onRetry, headersFor = noHeaders } = hooks;
   try {
     return await withRetries(
       options,
       async () => {
-        const response = await get(url, options);
+        const response = await get(url, options, headersFor, '*/*');
         const declared = response.headers['content-length'];
         const total = declared === undefined ? null : Number(declared);
         const hash = createHash('sha256');
@@ -195,10 +230,22 @@ export async function downloadToFile(
   }
 }
 
-/** A small text document (a listing page), read whole, with the same time-outs and retries. */
-export async function fetchText(url: string, options: HttpOptions, maxBytes: number) {
+/** A listing as read: its text and the media type the server gave it, if any. */
+export type FetchedText = { text: string; contentType: string | undefined };
+
+/**
+ * A small text document (a listing), read whole, with the same time-outs and retries. It asks for
+ * JSON or HTML, the two listing formats; what it gets is for the caller to tell apart.
+ */
+export async function fetchText(
+  url: string,
+  options: HttpOptions,
+  maxBytes: number,
+  headersFor: HeadersFor = noHeaders,
+): Promise<FetchedText> {
   return withRetries(options, async () => {
-    const response = await get(url, options);
+    const accept = 'application/json, text/html;q=0.9, */*;q=0.5';
+    const response = await get(url, options, headersFor, accept);
     const chunks: Buffer[] = [];
     let received = 0;
     try {
@@ -214,6 +261,9 @@ export async function fetchText(url: string, options: HttpOptions, maxBytes: num
       throw stalled.get(response) ?? networkError(error);
     }
     checkLength(response, received);
-    return Buffer.concat(chunks).toString('utf8');
+    return {
+      text: Buffer.concat(chunks).toString('utf8'),
+      contentType: response.headers['content-type'],
+    };
   });
 }

@@ -11,7 +11,7 @@ import {
 import { type Feed, findFeed } from '../register/feeds.ts';
 import { newWorkerId } from '../scan/scanner.ts';
 import type { HttpOptions } from './http-download.ts';
-import { FEED_LEASE_SECONDS, type SyncReport, syncFeed } from './sync.ts';
+import { apiKeyOf, FEED_LEASE_SECONDS, type SyncReport, syncFeed } from './sync.ts';
 
 /** How a failed scheduled sync is tried again the same day. */
 export type RetryPolicy = {
@@ -101,6 +101,7 @@ async function runAttempt(
     report = await syncFeed(db, {
       feed,
       url,
+      apiKey: apiKeyOf(feed, context.config),
       logger,
       http: context.http,
       signal,

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import {
   claimFeedLease,
@@ -13,13 +14,14 @@ import {
   startRegisterFile,
 } from '../data/repositories/register-files.ts';
 import { ApiError } from '../domain/errors.ts';
-import type { Feed } from '../register/feeds.ts';
-import { type ListedFile, parseHtmlListing } from '../register/listing.ts';
+import { type Feed, mayCarryApiKey } from '../register/feeds.ts';
+import { type ListedFile, parseListing } from '../register/listing.ts';
 import { newWorkerId } from '../scan/scanner.ts';
 import {
   DEFAULT_HTTP_OPTIONS,
   downloadToFile,
   fetchText,
+  type HeadersFor,
   type HttpOptions,
 } from './http-download.ts';
 import { importRecordFiles } from './import.ts';
@@ -27,7 +29,10 @@ import { extractZipEntries } from './zip-entries.ts';
 
 /** How many of the newest listed files the first sync of a feed loads when no --since is given. */
 export const FIRST_SYNC_FILES = 7;
-/** A listing page is a few hundred links; anything far larger is not one. */
+/**
+ * An HTML listing is a few hundred links, the portal's JSON for a product every file it ever
+ * published (a few hundred bytes each, some MB in all); anything far larger is not a listing.
+ */
 const MAX_LISTING_BYTES = 20 * 1024 * 1024;
 /** The feed's lease; renewed every third of it while the sync works. */
 export const FEED_LEASE_SECONDS = 600;
@@ -55,6 +60,11 @@ export type SyncOptions = {
   url?: string | undefined;
   /** YYYY-MM-DD: load the listed files dated from this day on. */
   since?: string | undefined;
+  /**
+   * The key of the feed's official API (`feed.apiKey`, USPTO_API_KEY): sent only to the listing's
+   * origin (see mayCarryApiKey); never logged, never in a report or a message.
+   */
+  apiKey?: string | undefined;
   logger: Logger;
   http?: Partial<HttpOptions>;
   onProgress?: (progress: SyncProgress) => void;
@@ -94,6 +104,7 @@ async function loadFile(
   feedName: string,
   file: ListedFile,
   http: HttpOptions,
+  headersFor: HeadersFor,
   options: SyncOptions,
 ): Promise<SyncFileReport> {
   const { logger, onProgress } = options;
@@ -107,17 +118,18 @@ async function loadFile(
   const dir = await mkdtemp(join(tmpdir(), 'tmwatch-sync-'));
   let download: { bytes: number; sha256: string } | null = null;
   try {
-    download = await downloadToFile(
-      file.url,
-      join(dir, 'download'),
-      http,
-      (bytes, total) => onProgress?.({ phase: 'download', file: file.name, bytes, total }),
-      (error, attempt) =>
-        logger.warn(
+    download = await downloadToFile(file.url, join(dir, 'download'), http, {
+      headersFor,
+      onProgress: (bytes, total) =>
+        onProgress?.({ phase: 'download', file: file.name, bytes, total }),
+      // Info, not a warning: a retry that succeeds is no failure, and a one-shot sync logs only
+      // warnings (its stderr stays empty when every file loads). A file that fails for good is.
+      onRetry: (error, attempt) =>
+        logger.info(
           { feed: feedName, file: file.name, attempt, reason: error.message },
           'retrying',
         ),
-    );
+    });
     const entries = await extractZipEntries(join(dir, 'download'), dir, signal);
     await rm(join(dir, 'download'));
     if (entries.length === 0) throw new Error('the zip archive holds no file');
@@ -194,19 +206,54 @@ function skippedReport(row: RegisterFileRecord): SyncFileReport {
   };
 }
 
-/**
- * One sync of a feed: reads its listing and loads, oldest first, every file of the window (see
- * filesToConsider) not loaded yet. Only one process syncs a feed at a time: a sync finding the
- * feed's lease held fails with a `conflict` error, and an unreadable listing with `unavailable`.
- */
 /** Every register file a feed (or every feed) has seen, for `tmwatch registers list`. */
 export function registerFilesSeen(db: Db, feed?: string): Promise<RegisterFileRecord[]> {
   return listRegisterFiles(db, feed);
 }
 
+/** The key the feed's official API wants, from the configuration (USPTO_API_KEY for the USPTO). */
+export function apiKeyOf(feed: Feed, config: Pick<Config, 'usptoApiKey'>): string | undefined {
+  return feed.apiKey?.variable === 'USPTO_API_KEY' ? config.usptoApiKey : undefined;
+}
+
+/** The key's header on the requests that may carry it (mayCarryApiKey), on no other. */
+function apiKeyHeaders(feed: Feed, listingUrl: string, apiKey: string | undefined): HeadersFor {
+  const header = feed.apiKey?.header;
+  if (header === undefined || apiKey === undefined) return () => ({});
+  const listing = new URL(listingUrl);
+  return (target) => (mayCarryApiKey(target, listing) ? { [header]: apiKey } : {});
+}
+
+/** Why a listing could not be read, with what an operator can do about a refused key. */
+function listingFailure(feed: Feed, url: string, error: unknown): ApiError {
+  let reason = oneLine((error as Error).message || String(error));
+  const key = feed.apiKey;
+  if (key && new URL(url).origin === key.origin && /^HTTP 40[13]\b/.test(reason)) {
+    reason += ` (the API refused the key: check ${key.variable})`;
+  }
+  return new ApiError(
+    'unavailable',
+    `cannot read the listing of feed ${feed.name} at ${url}: ${reason}`,
+  );
+}
+
+/**
+ * One sync of a feed: reads its listing and loads, oldest first, every file of the window (see
+ * filesToConsider) not loaded yet. Only one process syncs a feed at a time: a sync finding the
+ * feed's lease held fails with a `conflict` error, and an unreadable listing with `unavailable`,
+ * as does a sync of the feed's official API without its key (before any request).
+ */
 export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport> {
   const { feed, logger } = options;
   const url = options.url ?? feed.defaultUrl;
+  const key = feed.apiKey;
+  if (key && options.apiKey === undefined && new URL(url).origin === key.origin) {
+    throw new ApiError(
+      'unavailable',
+      `feed ${feed.name} reads ${url}, which needs an API key: set ${key.variable} (the key of a USPTO.gov account, from the Open Data Portal), or point the feed at a mirror with --url or REGISTER_FEEDS=${feed.name}=URL`,
+    );
+  }
+  const headersFor = apiKeyHeaders(feed, url, options.apiKey);
   const http: HttpOptions = {
     ...DEFAULT_HTTP_OPTIONS,
     ...options.http,
@@ -227,12 +274,10 @@ export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport
   try {
     let listed: ListedFile[];
     try {
-      listed = parseHtmlListing(await fetchText(url, http, MAX_LISTING_BYTES), url, feed);
+      const { text, contentType } = await fetchText(url, http, MAX_LISTING_BYTES, headersFor);
+      listed = parseListing(text, contentType, url, feed);
     } catch (error) {
-      throw new ApiError(
-        'unavailable',
-        `cannot read the listing of feed ${feed.name} at ${url}: ${oneLine((error as Error).message)}`,
-      );
+      throw listingFailure(feed, url, error);
     }
     const known = await listRegisterFiles(db, feed.name);
     const byName = new Map(known.map((row) => [row.name, row]));
@@ -241,7 +286,7 @@ export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport
       if (http.signal?.aborted) break;
       const row = byName.get(file.name);
       if (row?.status === 'loaded') files.push(skippedReport(row));
-      else files.push(await loadFile(db, feed.name, file, http, options));
+      else files.push(await loadFile(db, feed.name, file, http, headersFor, options));
     }
     return { feed: feed.name, url, files };
   } finally {

@@ -8,6 +8,12 @@ export type Feed = {
   defaultUrl: string;
   /** The file's date (YYYY-MM-DD) if the name is one of this feed's files, otherwise null. */
   fileDate(name: string): string | null;
+  /**
+   * The official location is an API that wants a key: the origin that checks it, the header it
+   * travels in and the variable the operator sets it in. A sync of that origin without the key
+   * fails before any request, with a message naming the variable.
+   */
+  apiKey?: { origin: string; header: string; variable: string };
 };
 
 const APC_DAILY = /^apc(\d{2})(\d{2})(\d{2})\.zip$/i;
@@ -16,11 +22,15 @@ const APC_DAILY = /^apc(\d{2})(\d{2})(\d{2})\.zip$/i;
  * The USPTO's daily trademark application files (bulk data product TRTDXFAP, "Trademark Full Text
  * XML Data (No Images) – Daily Applications"): `apcYYMMDD.zip`, each a zip holding one
  * `trademark-applications-daily` XML file. The USPTO serves them from its Open Data Portal since
- * the retirement of bulkdata.uspto.gov.
+ * the retirement of bulkdata.uspto.gov. The portal's pages (data.uspto.gov/bulkdata/…) are a
+ * JavaScript application; programs read the product's files from its API, as JSON, with the key
+ * of a USPTO.gov account in `X-API-KEY` (docs/operations.md, "Register sync", says what was
+ * verified of it).
  */
 export const usptoDaily: Feed = {
   name: 'uspto-daily',
-  defaultUrl: 'https://data.uspto.gov/bulkdata/datasets/trtdxfap/',
+  defaultUrl: 'https://api.uspto.gov/api/v1/datasets/products/TRTDXFAP',
+  apiKey: { origin: 'https://api.uspto.gov', header: 'X-API-KEY', variable: 'USPTO_API_KEY' },
   fileDate(name) {
     const m = APC_DAILY.exec(name);
     if (!m) return null;
@@ -48,4 +58,17 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Whether a request to `target` may carry the API key of a feed read from `listing`: only to the
+ * listing's own origin (scheme, host and port), the one the operator chose or the office's by
+ * default, and there only over HTTPS or to this machine. Never to another host a listing links to
+ * or a redirect leads to (the portal answers a file URI with a redirect to where the file is).
+ */
+export function mayCarryApiKey(target: URL, listing: URL): boolean {
+  if (target.origin !== listing.origin) return false;
+  return target.protocol === 'https:' || LOOPBACK.test(target.hostname);
 }

@@ -5,8 +5,12 @@ import { type AddressInfo, connect, type Socket } from 'node:net';
 import yazl from 'yazl';
 
 /**
- * A local copy of a register feed for the sync tests: an HTML directory listing at /feed/ with
- * links to files, each served as its behaviour says. Every request is counted per path.
+ * A local copy of a register feed for the sync tests, in both listing formats: an HTML directory
+ * listing at /feed/ with links to files, and the JSON the USPTO Open Data Portal's API gives for a
+ * product at /api/v1/datasets/products/TRTDXFAP, whose file URIs
+ * (/api/v1/datasets/products/files/TRTDXFAP/YYYY/NAME, as the portal's look) lead to the same
+ * files. Each file is served as its behaviour says. Every request is counted per path, and the
+ * X-API-KEY header it carried is kept.
  */
 export type FileBehaviour =
   | { kind: 'file'; body: Buffer }
@@ -21,11 +25,16 @@ export type FileBehaviour =
   /** Reads the request and never answers: no status line, no headers. */
   | { kind: 'silent' }
   /** Declares the whole length and sends `chunk` bytes every `everyMs` (a slow link). */
-  | { kind: 'slow'; body: Buffer; chunk: number; everyMs: number };
+  | { kind: 'slow'; body: Buffer; chunk: number; everyMs: number }
+
+  /** Answers 302 to `location`. */
+  | { kind: 'redirect'; location: string };
 
 export type FeedServer = {
   /** The listing's URL (ends with /feed/). */
   url: string;
+  /** The URL of the JSON listing shaped as the Open Data Portal's product answer. */
+  odpUrl: string;
   files: Map<string, FileBehaviour>;
   /** Links the listing shows besides the files (relative or absolute). */
   extraLinks: string[];
@@ -36,6 +45,8 @@ export type FeedServer = {
   /** Bytes of file bodies sent so far, over all requests. */
   bytesSent(): number;
   requests(path: string): number;
+  /** The X-API-KEY header of each request of a path, in order (undefined: none sent). */
+  apiKeys(path: string): (string | undefined)[];
   /** Forgets the files, links and request counts of an earlier test. */
   reset(): void;
   close(): Promise<void>;
@@ -85,11 +96,34 @@ function serve(
       response.on('close', () => clearInterval(timer));
       return;
     }
+    case 'redirect':
+      response.writeHead(302, { location: behaviour.location }).end();
+      return;
   }
+}
+
+export const ODP_PRODUCT_PATH = '/api/v1/datasets/products/TRTDXFAP';
+const ODP_FILES = /^\/api\/v1\/datasets\/products\/files\/TRTDXFAP\/\d{4}\/([^/]+)$/;
+
+/** A file entry as the portal lists it (field names of its product answer). */
+function odpEntry(name: string, uri: string, size: number) {
+  const day = /^apc(\d{2})(\d{2})(\d{2})\.zip$/.exec(name);
+  const date = day ? `20${day[1]}-${day[2]}-${day[3]}` : '2026-01-01';
+  return {
+    fileName: name,
+    fileSize: size,
+    fileDataFromDate: date,
+    fileDataToDate: date,
+    fileTypeText: 'Data',
+    fileDownloadURI: uri,
+    fileReleaseDate: `${date} 00:02:57`,
+    fileLastModifiedDateTime: `${date} 00:02:59`,
+  };
 }
 
 export async function startFeedServer(): Promise<FeedServer> {
   const counts = new Map<string, number>();
+  const keys = new Map<string, (string | undefined)[]>();
   const open = new Set<ServerResponse>();
   const state = {
     files: new Map<string, FileBehaviour>(),
@@ -102,6 +136,8 @@ export async function startFeedServer(): Promise<FeedServer> {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const count = (counts.get(path) ?? 0) + 1;
     counts.set(path, count);
+    const key = request.headers['x-api-key'];
+    keys.set(path, [...(keys.get(path) ?? []), Array.isArray(key) ? key.join(',') : key]);
     open.add(response);
     response.on('close', () => open.delete(response));
     if (path === '/feed/' && state.listingStatus !== null) {
@@ -121,7 +157,31 @@ export async function startFeedServer(): Promise<FeedServer> {
         .end(`<html><body><h1>Index of /feed</h1><pre>${links.join('\n')}</pre></body></html>`);
       return;
     }
-    const behaviour = state.files.get(path.replace(/^\/feed\//, ''));
+    if (path === ODP_PRODUCT_PATH) {
+      // Newest first, as the portal lists them; extra links are entries of other names.
+      const origin = url.replace(/\/feed\/$/, '');
+      const entries = [...state.files.entries()].reverse().map(([name, behaviour]) => {
+        const year = `20${name.slice(3, 5)}`;
+        const uri = `${origin}/api/v1/datasets/products/files/TRTDXFAP/${year}/${name}`;
+        return odpEntry(name, uri, 'body' in behaviour ? behaviour.body.length : 0);
+      });
+      for (const href of state.extraLinks) {
+        entries.push(odpEntry(href.slice(href.lastIndexOf('/') + 1), href, 0));
+      }
+      const product = {
+        productIdentifier: 'TRTDXFAP',
+        productTitleText: 'Trademark Full Text XML Data (No Images) – Daily Applications',
+        productFrequencyText: 'DAILY',
+        productFileTotalQuantity: entries.length,
+        productFileBag: { count: entries.length, fileDataBag: entries },
+      };
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ count: 1, bulkDataProductBag: [product] }));
+      return;
+    }
+    const name = ODP_FILES.exec(path)?.[1] ?? path.replace(/^\/feed\//, '');
+    const behaviour = state.files.get(name);
     if (!behaviour) {
       response.writeHead(404).end();
       return;
@@ -134,6 +194,7 @@ export async function startFeedServer(): Promise<FeedServer> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed/`;
   return {
     url,
+    odpUrl: url.replace(/\/feed\/$/, ODP_PRODUCT_PATH),
     get files() {
       return state.files;
     },
@@ -157,8 +218,10 @@ export async function startFeedServer(): Promise<FeedServer> {
     },
     bytesSent: () => state.bytesSent,
     requests: (path) => counts.get(path) ?? 0,
+    apiKeys: (path) => keys.get(path) ?? [],
     reset() {
       counts.clear();
+      keys.clear();
       state.files.clear();
       state.extraLinks = [];
       state.absoluteLinks = false;

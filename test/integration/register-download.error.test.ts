@@ -45,9 +45,9 @@ describe('register downloads: time-outs and back-off', () => {
     const retries: number[] = [];
     const started = Date.now();
     try {
-      const result = await downloadToFile(url, path, options(given), undefined, (_, n) =>
-        retries.push(n),
-      );
+      const result = await downloadToFile(url, path, options(given), {
+        onRetry: (_, n) => retries.push(n),
+      });
       return { result, error: null, retries, ms: Date.now() - started, path };
     } catch (error) {
       return { result: null, error: error as Error, retries, ms: Date.now() - started, path };

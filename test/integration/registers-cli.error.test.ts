@@ -33,17 +33,22 @@ describe('tmwatch registers sync|list', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function run(...args: string[]) {
+  const run = (...args: string[]) => runWith({}, ...args);
+  async function runWith(extra: NodeJS.ProcessEnv, ...args: string[]) {
     let stdout = '';
     let stderr = '';
-    const status = await main(args, env, {
-      stdout: async (text) => {
-        stdout += text;
+    const status = await main(
+      args,
+      { ...env, ...extra },
+      {
+        stdout: async (text) => {
+          stdout += text;
+        },
+        stderr: async (text) => {
+          stderr += text;
+        },
       },
-      stderr: async (text) => {
-        stderr += text;
-      },
-    });
+    );
     return { status, stdout, stderr };
   }
 
@@ -117,6 +122,22 @@ describe('tmwatch registers sync|list', () => {
     assert.match(result.stderr, /^tmwatch: cannot read the listing of feed uspto-daily .*HTTP 404/);
     assert.equal(result.stderr.trim().split('\n').length, 1);
   });
+
+  const NO_KEY: [string, NodeJS.ProcessEnv][] = [
+    ['no --url', {}],
+    ['REGISTER_FEEDS naming the feed without a URL', { REGISTER_FEEDS: 'uspto-daily' }],
+  ];
+  for (const [what, extra] of NO_KEY) {
+    it(`without USPTO_API_KEY (${what}) the office's location is refused in one line naming it`, async () => {
+      const result = await runWith(extra, 'registers', 'sync');
+      assert.equal(result.status, 1);
+      assert.equal(result.stdout, '');
+      assert.match(
+        result.stderr,
+        /^tmwatch: feed uspto-daily reads https:\/\/api\.uspto\.gov\/api\/v1\/datasets\/products\/TRTDXFAP, which needs an API key: set USPTO_API_KEY .*--url or REGISTER_FEEDS=uspto-daily=URL\n$/,
+      );
+    });
+  }
 
   const USAGE: [string, string[], RegExp][] = [
     ['a --since that is not a date', ['--since', '2026-02-30'], /--since must be a date/],

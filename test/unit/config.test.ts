@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       scheduler: true,
       rateLimitPerMinute: 60,
       logLevel: 'info',
+      logLevelSet: false,
       publicUrl: 'http://localhost:3000',
       publicUrlSet: false,
       mailFrom: 'Trademark Watch <alerts@trademark-watch.invalid>',
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
       webhookAllowPrivateUrls: false,
       registerSyncAt: '06:00',
       registerFeeds: [],
+      usptoApiKey: undefined,
     });
   });
 
@@ -64,6 +66,7 @@ describe('loadConfig', () => {
       REQUEST_TIMEOUT_SECONDS: '12.5',
       MAX_CONNECTIONS: '200',
       FAILED_AUTH_PER_MINUTE: '50',
+      USPTO_API_KEY: 'odp-key-0123',
     });
     assert.deepEqual(config, {
       port: 8080,
@@ -75,6 +78,7 @@ describe('loadConfig', () => {
       scheduler: false,
       rateLimitPerMinute: 120,
       logLevel: 'warn',
+      logLevelSet: true,
       publicUrl: 'https://watch.example.com',
       publicUrlSet: true,
       mailFrom: 'Acme Watch <tm@acme.example>',
@@ -88,6 +92,7 @@ describe('loadConfig', () => {
       webhookAllowPrivateUrls: true,
       registerSyncAt: '23:05',
       registerFeeds: [{ name: 'uspto-daily', url: undefined }],
+      usptoApiKey: 'odp-key-0123',
     });
   });
 
@@ -115,6 +120,12 @@ describe('loadConfig', () => {
   it("a bad REGISTER_FEEDS is named, but its value (a mirror's URL may hold a password) is not", () => {
     const message = configError({ REGISTER_FEEDS: 'uspto-daily=ftp://u:secret@m/' }).message;
     assert.match(message, /REGISTER_FEEDS gives feed uspto-daily a URL that is not http\(s\)/);
+    assert.doesNotMatch(message, /secret/);
+  });
+
+  it('a bad USPTO_API_KEY is named, but its value (a secret) is not', () => {
+    const message = configError({ USPTO_API_KEY: 'secret-key\r\nX-Evil: 1' }).message;
+    assert.match(message, /USPTO_API_KEY must be an API key/);
     assert.doesNotMatch(message, /secret/);
   });
 
@@ -156,6 +167,7 @@ describe('loadConfig', () => {
     ['REGISTER_SYNC_AT', { REGISTER_SYNC_AT: '6:00' }],
     ['REGISTER_FEEDS', { REGISTER_FEEDS: 'euipo-daily' }],
     ['REGISTER_FEEDS', { REGISTER_FEEDS: 'uspto-daily,uspto-daily' }],
+    ['USPTO_API_KEY', { USPTO_API_KEY: 'two words' }],
   ];
   for (const [name, env] of BAD) {
     it(`a bad ${name} (${JSON.stringify(Object.values(env)[0])}) stops with a message naming ${name}`, () => {

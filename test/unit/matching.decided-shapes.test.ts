@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assessAlert } from '../../src/domain/alert-assessment.ts';
-import { retrieves, watchTokens } from '../../src/matching/candidates.ts';
 import {
   decideConflictPrepared,
   type PreparedWatch,
@@ -18,26 +17,16 @@ import {
 import {
   analyzeMark,
   compoundSplits,
-  matchKeys,
   spokenDigits,
 } from '../../src/matching/normalize.ts';
 import { NO_WORD_STATS, type WordStats } from '../../src/matching/word-weights.ts';
+import { assertRetrieved, assessedRecord } from '../helpers/matching.ts';
 
 const CLASSES = [9];
 const prepare = (name: string, stats: WordStats = NO_WORD_STATS) =>
   prepareWatch({ name, niceClasses: CLASSES, designations: ['US'] }, stats);
-const record = (markText: string) => ({
-  externalId: 'US90000002',
-  markText,
-  ownerName: 'Owner Inc.',
-  ownerCountryCode: 'US',
-  jurisdiction: 'US',
-  designations: [],
-  filedAt: '2026-01-05T00:00:00.000Z',
-  status: 'pending',
-  classes: CLASSES,
-  publishedAt: null,
-});
+const record = (markText: string) =>
+  assessedRecord(markText, CLASSES, { externalId: 'US90000002' });
 const decide = (p: PreparedWatch, mark: string) => decideConflictPrepared(p, record(mark));
 const reasonOf = <K extends Reason['kind']>(p: PreparedWatch, mark: string, kind: K) =>
   decide(p, mark).reasons.find((r): r is Extract<Reason, { kind: K }> => r.kind === kind);
@@ -49,7 +38,7 @@ function assertRaised(p: PreparedWatch, mark: string, kind: Reason['kind']) {
     d.reasons.some((r) => r.kind === kind),
     `${p.name} / ${mark}: ${d.reasons.map((r) => r.kind).join(',')}`,
   );
-  assert.ok(retrieves(p, new Set(watchTokens(p)), matchKeys(mark)), `${mark} not retrieved`);
+  assertRetrieved(p, mark);
 }
 const severity = (p: PreparedWatch, mark: string, stats: WordStats = NO_WORD_STATS) =>
   assessAlert(p, record(mark), decide(p, mark), stats);

@@ -4,14 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assessAlert } from '../../src/domain/alert-assessment.ts';
-import { retrieves, watchTokens } from '../../src/matching/candidates.ts';
 import {
   decideConflictPrepared,
   type PreparedWatch,
   prepareWatch,
   type Reason,
 } from '../../src/matching/decide.ts';
-import { matchKeys } from '../../src/matching/normalize.ts';
 import { assessSeverity } from '../../src/matching/severity.ts';
 import {
   COMMON_MIN_MARKS,
@@ -23,6 +21,7 @@ import {
   wordWeight,
 } from '../../src/matching/word-weights.ts';
 import { disclaimedWords } from '../../src/register/uspto-xml.ts';
+import { assertRetrieved, assessedRecord } from '../helpers/matching.ts';
 
 /** The register of the issue's example: 1,204,332 marks, KESTREL in 41, ANALYTICS in 5,870. */
 const REGISTER: WordStats = {
@@ -47,25 +46,10 @@ const REGISTER: WordStats = {
 const CLASSES = [9, 42];
 const prepare = (name: string, stats: WordStats = REGISTER) =>
   prepareWatch({ name, niceClasses: CLASSES, designations: ['US'] }, stats);
-const record = (markText: string, classes: number[] = CLASSES) => ({
-  externalId: 'US90000001',
-  markText,
-  ownerName: 'Owner Inc.',
-  ownerCountryCode: 'US',
-  jurisdiction: 'US',
-  designations: [],
-  filedAt: '2026-01-05T00:00:00.000Z',
-  status: 'pending',
-  classes,
-  publishedAt: null,
-});
+const record = (markText: string, classes: number[] = CLASSES) => assessedRecord(markText, classes);
 const kinds = (reasons: readonly Reason[]) => reasons.map((r) => r.kind);
 const decide = (p: PreparedWatch, mark: string, classes?: number[]) =>
   decideConflictPrepared(p, record(mark, classes));
-
-function assertRetrieved(p: PreparedWatch, mark: string) {
-  assert.ok(retrieves(p, new Set(watchTokens(p)), matchKeys(mark)), `${mark} not retrieved`);
-}
 
 describe('word weights measured from the register', () => {
   it('a word in 1 of 2,500 marks or more (and in 5 or more) is common; rarer words are not', () => {

@@ -1,4 +1,4 @@
-import { type SyncReport, syncFeed } from '../../mirror/sync.ts';
+import { apiKeyOf, type SyncReport, syncFeed } from '../../mirror/sync.ts';
 import { FEED_NAMES, findFeed, isHttpUrl } from '../../register/feeds.ts';
 import { defineCommand, UsageError } from '../command.ts';
 import { syncProgressBars } from '../sync-progress.ts';
@@ -26,7 +26,8 @@ export const command = defineCommand({
     url: {
       type: 'string',
       valueName: 'URL',
-      description: "Where the feed's listing is, instead of the office's location (a mirror)",
+      description:
+        "Where the feed's listing is (a mirror), instead of the feed's URL in REGISTER_FEEDS or the office's location",
     },
     since: {
       type: 'string',
@@ -50,15 +51,19 @@ export const command = defineCommand({
       throw new UsageError(`--url must be an http:// or https:// URL (got "${values.url}")`);
     }
   },
-  run: async ({ db, values, logger }) => {
+  run: async ({ db, values, config, logger }) => {
     const feed = findFeed(values.feed ?? (FEED_NAMES[0] as string));
     if (!feed) throw new UsageError(`unknown feed "${values.feed}"`);
+    // The location the operator gave the feed in REGISTER_FEEDS (a mirror), as the daily sync
+    // reads it; --url wins over it, and the feed's official location is the fallback of both.
+    const configured = config.registerFeeds.find((entry) => entry.name === feed.name)?.url;
     // Progress bars only on a terminal: stdout is the JSON report, so the bars go to stderr.
     const bars = syncProgressBars(process.stderr);
     try {
       return await syncFeed(db, {
         feed,
-        url: values.url,
+        url: values.url ?? configured,
+        apiKey: apiKeyOf(feed, config),
         since: values.since,
         logger,
         onProgress: bars?.onProgress,
