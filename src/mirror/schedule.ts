@@ -49,7 +49,8 @@ const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
  *
  * An attempt fails when the listing cannot be read or a file failed; it is due again after the
  * back-off (doubling), at most `attempts` times a day, then the next day's sync loads whatever it
- * left (failed files are loaded again). An attempt stopped by `signal` records its file as
+ * left (failed files are loaded again). Files that failed in a way another try cannot change
+ * today (the server has no such file, a corrupt archive) wait for the next day on their own. An attempt stopped by `signal` records its file as
  * interrupted and leaves the day due again at once, without counting the attempt.
  */
 export async function runDueSyncs(context: ScheduleContext): Promise<SyncReport[]> {
@@ -97,6 +98,8 @@ async function runAttempt(
   logger.info(where, 'scheduled register sync');
   let report: SyncReport | null = null;
   let failure: string | null = null;
+  // Only a failure that may pass is worth another attempt today (see onFileFailed).
+  let retryable = false;
   try {
     report = await syncFeed(db, {
       feed,
@@ -106,11 +109,16 @@ async function runAttempt(
       http: context.http,
       signal,
       holder: attempt.holder,
+      onFileFailed: (_, mayPass) => {
+        retryable ||= mayPass;
+      },
     });
     const failed = report.files.filter((file) => file.status === 'failed').length;
     if (failed > 0) failure = `${failed} of ${report.files.length} files failed`;
   } catch (error) {
+    // The listing could not be read (or the database failed): that may pass.
     failure = (error as Error).message;
+    retryable = true;
   }
   let outcome: ScheduledOutcome;
   if (signal.aborted) {
@@ -121,6 +129,12 @@ async function runAttempt(
     logger.info(
       { ...where, files: report?.files.length ?? 0, failed: 0 },
       'register sync finished',
+    );
+  } else if (!retryable) {
+    outcome = { kind: 'done' };
+    logger.warn(
+      { ...where, reason: failure },
+      'register sync finished; its failed files cannot load by trying again today (the next day tries them)',
     );
   } else if (attempt.attempt < retry.attempts) {
     const at = new Date(clock().getTime() + retry.backoffMs * 2 ** (attempt.attempt - 1));

@@ -19,13 +19,14 @@ import { type ListedFile, parseListing } from '../register/listing.ts';
 import { newWorkerId } from '../scan/scanner.ts';
 import {
   DEFAULT_HTTP_OPTIONS,
+  DownloadError,
   downloadToFile,
   fetchText,
   type HeadersFor,
   type HttpOptions,
 } from './http-download.ts';
 import { importRecordFiles } from './import.ts';
-import { extractZipEntries } from './zip-entries.ts';
+import { extractZipEntries, ZipError } from './zip-entries.ts';
 
 /** How many of the newest listed files the first sync of a feed loads when no --since is given. */
 export const FIRST_SYNC_FILES = 7;
@@ -68,6 +69,12 @@ export type SyncOptions = {
   logger: Logger;
   http?: Partial<HttpOptions>;
   onProgress?: (progress: SyncProgress) => void;
+  /**
+   * Told of each file that failed, and whether loading it again soon may succeed (`mayPass`: a
+   * network error, a time-out, a server error, a database error) or not (the server has no such
+   * file or refuses it, the archive is corrupt): the daily sync retries only for the former.
+   */
+  onFileFailed?: (file: string, mayPass: boolean) => void;
   /** Who holds the feed's lease (a process id for the logs); a new one by default. */
   holder?: string;
   /**
@@ -97,6 +104,17 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** The reason recorded for a file whose load was stopped by the process shutting down. */
 export const INTERRUPTED = 'interrupted: the sync was stopped before the file was loaded';
+
+/**
+ * Whether a file that failed this way may load if tried again in a while. Not when the server
+ * answered that it has no such file or refuses it (404, 403…), nor when what it sent is not a
+ * sound archive: the same request would get the same answer, and the office's download quota (per
+ * file and key) would pay for it.
+ */
+function mayPass(error: unknown): boolean {
+  if (error instanceof DownloadError) return error.retryable;
+  return !(error instanceof ZipError);
+}
 
 /** Downloads, verifies and imports one file; records the outcome. Never throws for the file. */
 async function loadFile(
@@ -132,7 +150,7 @@ async function loadFile(
     });
     const entries = await extractZipEntries(join(dir, 'download'), dir, signal);
     await rm(join(dir, 'download'));
-    if (entries.length === 0) throw new Error('the zip archive holds no file');
+    if (entries.length === 0) throw new ZipError('the zip archive holds no file');
     const summary = await importRecordFiles(db, entries, {
       // Records that do not say which day's version they are take the file's date.
       asOf: file.date,
@@ -179,6 +197,7 @@ async function loadFile(
       reason,
     });
     logger.warn({ feed: feedName, file: file.name, reason }, 'register file failed');
+    options.onFileFailed?.(file.name, mayPass(error));
     return {
       name: file.name,
       status: 'failed',

@@ -117,14 +117,18 @@ describe('scheduled register sync: once a day, retried the same day, one process
 
   it('a sync where a file failed is tried again, and the retry loads only that file', async () => {
     const seed = readFileSync(SEED_ZIP);
-    server.files.set('apc260101.zip', { kind: 'status', status: 404 });
+    // The office's server fails (503) through the download's own retries, then recovers.
+    const failing = 1 + FAST_HTTP.retries;
+    server.files.set('apc260101.zip', { kind: 'flaky', body: seed, times: failing });
     server.files.set('apc260102.zip', { kind: 'file', body: seed });
     const first = await due(at('2026-01-02T06:00:00Z'));
     assert.deepEqual(
-      first[0]?.files.map((f) => f.status),
-      ['failed', 'loaded'],
+      first[0]?.files.map((f) => [f.status, f.reason]),
+      [
+        ['failed', 'HTTP 503 from the server'],
+        ['loaded', undefined],
+      ],
     );
-    server.files.set('apc260101.zip', { kind: 'file', body: seed });
     const retried = await due(at('2026-01-02T06:01:00Z'));
     assert.deepEqual(
       retried[0]?.files.map((f) => [f.name, f.status]),
@@ -134,7 +138,28 @@ describe('scheduled register sync: once a day, retried the same day, one process
       ],
     );
     assert.equal(server.requests('/feed/apc260102.zip'), 1);
+    assert.equal(server.requests('/feed/apc260101.zip'), failing + 1);
     assert.equal((await dayState())?.retryAt, null, 'nothing more to do today');
+  });
+
+  it('a file that another try cannot fix today (404, a corrupt archive) waits for the next day', async () => {
+    server.files.set('apc260101.zip', { kind: 'status', status: 404 });
+    server.files.set('apc260102.zip', { kind: 'file', body: Buffer.from('not a zip archive') });
+    const { logger, messages } = recordingLogger();
+    const [first] = await due(at('2026-01-02T06:00:00Z'), { logger });
+    assert.deepEqual(
+      first?.files.map((f) => f.status),
+      ['failed', 'failed'],
+    );
+    assert.ok(messages().some((m) => m.includes('cannot load by trying again today')));
+    assert.deepEqual(await due(at('2026-01-02T12:00:00Z')), []);
+    assert.equal(server.requests('/feed/apc260101.zip'), 1, 'no download spent on it today');
+    const [next] = await due(at('2026-01-03T06:00:00Z'));
+    assert.deepEqual(
+      next?.files.map((f) => f.status),
+      ['failed', 'failed'],
+      'the next day tries them again',
+    );
   });
 
   it('the back-off doubles, the attempts of a day are bounded, and the next day starts again', async () => {
