@@ -14,11 +14,7 @@ import {
   statsWordsOf,
   stemOf,
 } from '../../src/matching/decide.ts';
-import {
-  analyzeMark,
-  compoundSplits,
-  spokenDigits,
-} from '../../src/matching/normalize.ts';
+import { analyzeMark, compoundSplits, spokenDigits } from '../../src/matching/normalize.ts';
 import { NO_WORD_STATS, type WordStats } from '../../src/matching/word-weights.ts';
 import { assertRetrieved, assessedRecord } from '../helpers/matching.ts';
 
