@@ -16,7 +16,14 @@ export function wordCountDeltas(staging: string): string {
     SELECT s.jurisdiction AS office, s.norm_text, m.id AS stored_id,
            m.jurisdiction AS stored_office, m.norm_text AS stored_text
       FROM ${staging} s
-      LEFT JOIN marks m ON m.source_code = s.source_code AND m.external_id = s.external_id
+      -- One index probe per staged record, whatever the planner believes of marks: planned while
+      -- the mirror is empty (a first load, before its first ANALYZE), a plain join hashes a scan
+      -- of all of marks, and the cached plan then rescans the growing table at every batch.
+      LEFT JOIN LATERAL (
+        SELECT m.id, m.jurisdiction, m.norm_text, m.as_of FROM marks m
+         WHERE m.source_code = s.source_code AND m.external_id = s.external_id
+         LIMIT 1
+      ) m ON true
      WHERE m.id IS NULL OR mark_supersedes(s.as_of, m.as_of)
   ), versions AS (
     SELECT office, norm_text, 1 AS d FROM written
