@@ -31,8 +31,11 @@ function freePort(): Promise<number> {
   });
 }
 
+// Recovery has no deadline of its own (only the 503s must come within 2 s): the wait is bounded
+// for a hung test, and generous, because on a loaded 2-core CI host a whole burst answering 200
+// again once took longer than 15 s.
 const waitFor = (check: () => Promise<boolean>) =>
-  eventually('the condition', check, { timeoutMs: 15_000, everyMs: 50, ignoreErrors: true });
+  eventually('the condition', check, { timeoutMs: 45_000, everyMs: 50, ignoreErrors: true });
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
