@@ -76,7 +76,9 @@ export async function prefetchWordStats(
   const bySources = new Map<string, string[]>();
   for (const w of watches) {
     const codes = w.sources.join(',');
-    bySources.set(codes, [...(bySources.get(codes) ?? []), ...statsWordsOf(w.name)]);
+    const words = bySources.get(codes) ?? [];
+    if (words.length === 0) bySources.set(codes, words);
+    words.push(...statsWordsOf(w.name));
   }
   for (const [codes, words] of bySources) {
     const states = await sourceStates(deps, codes === '' ? [] : codes.split(','));
