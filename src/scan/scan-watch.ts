@@ -8,7 +8,8 @@ import {
   completeScan,
   holdsLease,
   insertScanRun,
-  ownerMailing,
+  type OwnerMailing,
+  ownerMailings,
   releaseAfterFailure,
 } from '../data/repositories/scans.ts';
 import { type Assessment, assessAlert } from '../domain/alert-assessment.ts';
@@ -48,13 +49,28 @@ export type ScanOutcome = {
 
 type SourceState = { source: SourceAdapter; seq: number };
 
+/**
+ * What the watches of one claimed batch share, read once for all of them (readBatch): each
+ * source's committed change sequence and each owner's alert mailing. A scan bounded by a sequence
+ * read a moment before it starts is as consistent as one that reads it first: the records
+ * committed since are the next scan's.
+ */
+export type BatchReads = {
+  seqs: ReadonlyMap<string, number>;
+  mailings: ReadonlyMap<string, OwnerMailing>;
+};
+
 /** The adapters of these sources with the change sequence each has committed now. */
-async function sourceStates(deps: ScanDeps, codes: readonly string[]): Promise<SourceState[]> {
+async function sourceStates(
+  deps: ScanDeps,
+  codes: readonly string[],
+  batch?: BatchReads,
+): Promise<SourceState[]> {
   const states: SourceState[] = [];
   for (const code of codes) {
     const source = deps.sources.get(code);
     if (!source) throw new Error(`no adapter for source ${code}`);
-    states.push({ source, seq: await source.currentSeq(deps.db) });
+    states.push({ source, seq: batch?.seqs.get(code) ?? (await source.currentSeq(deps.db)) });
   }
   return states;
 }
@@ -65,14 +81,22 @@ function wordStatsKey(states: readonly SourceState[]): string {
 }
 
 /**
- * Reads the word counts of the brands of a batch of claimed watches in one look-up, so that each
+ * Reads what a batch of claimed watches share in a few statements instead of some per watch: the
+ * sources' sequences, the owners' mailings, and the word counts of all their brands, so that each
  * watch's scan finds its own in the cache (unless an import commits in between: then it reads
  * them again).
  */
-export async function prefetchWordStats(
+export async function readBatch(
   deps: ScanDeps,
   watches: readonly ClaimedWatch[],
-): Promise<void> {
+): Promise<BatchReads> {
+  const seqs = new Map<string, number>();
+  for (const code of new Set(watches.flatMap((w) => w.sources))) {
+    const [state] = await sourceStates(deps, [code]);
+    if (state) seqs.set(code, state.seq);
+  }
+  const mailings = await ownerMailings(deps.db, [...new Set(watches.map((w) => w.ownerId))]);
+  const batch = { seqs, mailings };
   const bySources = new Map<string, string[]>();
   for (const w of watches) {
     const codes = w.sources.join(',');
@@ -81,9 +105,10 @@ export async function prefetchWordStats(
     words.push(...statsWordsOf(w.name));
   }
   for (const [codes, words] of bySources) {
-    const states = await sourceStates(deps, codes === '' ? [] : codes.split(','));
+    const states = await sourceStates(deps, codes === '' ? [] : codes.split(','), batch);
     await deps.wordStats.statsFor(deps.db, wordStatsKey(states), words);
   }
+  return batch;
 }
 
 /** The lease ran out and another worker took the watch over: this worker's result is dropped. */
@@ -98,7 +123,11 @@ const RETRY_AFTER_FAILURE_SECONDS = 300;
  * (the lease lapses and the scan is redone) and duplicates nothing (hits are unique per watch,
  * source and record, and a worker whose lease was taken over commits nothing).
  */
-export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Promise<ScanOutcome> {
+export async function scanClaimedWatch(
+  deps: ScanDeps,
+  watch: ClaimedWatch,
+  batch?: BatchReads,
+): Promise<ScanOutcome> {
   const startedAt = new Date();
   const mode = watch.needsFullScan ? 'full' : 'incremental';
   const outcome: ScanOutcome = {
@@ -112,7 +141,7 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
   try {
     // The sources' state first: it bounds the scan, and it names the mirror state whose word
     // counts the scan reads (they change only when the mirror does).
-    const sources = await sourceStates(deps, watch.sources);
+    const sources = await sourceStates(deps, watch.sources, batch);
     const statsKey = wordStatsKey(sources);
     // How common the brand's words are in the register decides which of them are distinctive.
     const brandWords = analyzeMark(watch.name).words;
@@ -174,7 +203,7 @@ export async function scanClaimedWatch(deps: ScanDeps, watch: ClaimedWatch): Pro
     });
     // The e-mail is written before the transaction, for every alert found: inside it, only when
     // some of them turn out to be recorded already (a full scan again after the watch changed).
-    const mailing = hits.length > 0 ? await alertMailing(deps, watch) : null;
+    const mailing = hits.length > 0 ? await alertMailing(deps, watch, batch) : null;
     const draft =
       mailing === null
         ? null
@@ -299,8 +328,10 @@ async function recordFailure(
 }
 
 /** Who gets the alert e-mail of this watch's owner: null when the plan sends none. */
-async function alertMailing(deps: ScanDeps, watch: ClaimedWatch) {
-  const mailing = await ownerMailing(deps.db, watch.ownerId);
+async function alertMailing(deps: ScanDeps, watch: ClaimedWatch, batch?: BatchReads) {
+  const mailing =
+    batch?.mailings.get(watch.ownerId) ??
+    (await ownerMailings(deps.db, [watch.ownerId])).get(watch.ownerId);
   if (!mailing || !PLANS[mailing.tier as Tier]?.alertEmail || mailing.recipients.length === 0) {
     return null;
   }

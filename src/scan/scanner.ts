@@ -12,7 +12,8 @@ import {
 import { ApiError } from '../domain/errors.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import {
-  prefetchWordStats,
+  type BatchReads,
+  readBatch,
   type ScanDeps,
   type ScanOutcome,
   scanClaimedWatch,
@@ -66,15 +67,17 @@ export function createScanner(options: ScannerOptions) {
       filter,
       CLAIM_BATCH,
     );
-    // One word-count look-up for the batch instead of one per watch; a failed one only means that
-    // each scan reads its own (and reports the error itself, if the database is down).
-    if (claimed.length > 1) await prefetchWordStats(deps, claimed).catch(() => {});
+    // One read of sequences, mailings and word counts for the batch instead of one per watch; a
+    // failed one only means that each scan reads its own (and reports the error itself, if the
+    // database is down).
+    const batch: BatchReads | undefined =
+      claimed.length > 1 ? await readBatch(deps, claimed).catch(() => undefined) : undefined;
     let next = 0;
     const lane = async () => {
       while (next < claimed.length) {
         const watch = claimed[next++];
         if (!watch) return;
-        add(totals, await scanClaimedWatch(deps, watch));
+        add(totals, await scanClaimedWatch(deps, watch, batch));
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));

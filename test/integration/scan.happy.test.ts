@@ -7,7 +7,7 @@ import { createWatchService } from '../../src/domain/watches.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createScanner, type Scanner } from '../../src/scan/scanner.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { factories } from '../helpers/factories.ts';
+import { factories, principalFor } from '../helpers/factories.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
 
 describe('scans', () => {
@@ -283,5 +283,47 @@ describe('scans', () => {
     await make.makeWatch(freePrincipal, { name: 'Northwind', scanCadence: 'weekly' });
     await scanner.scan({ due: true });
     assert.equal((await db.query('SELECT 1 FROM email_outbox')).length, 1);
+  });
+
+  it('watches of several owners scanned in one batch: each e-mail goes to its own owner', async () => {
+    // The batch reads every owner's mailing in one statement: a mix-up would send one owner's
+    // alerts to another, or an e-mail to a free owner.
+    await importRecords(db, [makeRecord({ markText: 'QUILLORA' })]);
+    const make = factories(db);
+    const org = await make.makeOrg({ tier: 'team' });
+    const members = [
+      await make.makeUser({ orgId: org.id }),
+      await make.makeUser({ orgId: org.id }),
+    ];
+    const orgPrincipal = principalFor(members[0] as (typeof members)[number], 'team', org);
+    const { principal: free } = await make.makeOwner({ tier: 'free' });
+    const { principal: solo } = await make.makeOwner({ tier: 'solo' });
+    const watchIds = [
+      (await make.makeWatch(principal, { name: 'Quillora' })).id,
+      (await make.makeWatch(orgPrincipal, { name: 'Quillora' })).id,
+      (await make.makeWatch(free, { name: 'Quillora', scanCadence: 'weekly' })).id,
+      (await make.makeWatch(solo, { name: 'Quillora' })).id,
+    ];
+    await scanner.scan({ watchIds });
+    const outbox = await db.query<{ owner_id: string; recipients: string[]; alert_ids: string[] }>(
+      'SELECT owner_id, recipients, alert_ids FROM email_outbox ORDER BY owner_id',
+    );
+    const alertOwner = await db.query<{ id: string; owner_id: string }>(
+      'SELECT id, owner_id FROM alerts',
+    );
+    assert.equal(alertOwner.length, 4, 'every watch raised its alert');
+    const expected = [
+      { owner_id: org.id, recipients: members.map((m) => m.email).sort() },
+      { owner_id: principal.ownerId, recipients: [principal.email] },
+      { owner_id: solo.ownerId, recipients: [solo.email] },
+    ].sort((a, b) => (a.owner_id < b.owner_id ? -1 : 1));
+    assert.deepEqual(
+      outbox.map(({ owner_id, recipients }) => ({ owner_id, recipients })),
+      expected,
+    );
+    for (const message of outbox) {
+      const owners = message.alert_ids.map((id) => alertOwner.find((a) => a.id === id)?.owner_id);
+      assert.deepEqual(owners, [message.owner_id]);
+    }
   });
 });

@@ -134,21 +134,29 @@ export async function releaseAfterFailure(
 }
 
 /** Where alert e-mail of an owner goes, and whether their plan includes it. */
-export async function ownerMailing(
+/** Who an owner's alert e-mail goes to, and the plan that decides whether it is sent. */
+export type OwnerMailing = { tier: string; recipients: string[] };
+
+/**
+ * The mailing of each of these owners (users and organizations), in one statement: the watches a
+ * scanner claims together often share owners. An owner that no longer exists is absent.
+ */
+export async function ownerMailings(
   db: Queryable,
-  ownerId: string,
-): Promise<{ tier: string; recipients: string[] } | null> {
-  const rows = await db.query<{ tier: string; recipients: string[] }>(
-    ownerId.startsWith('org_')
-      ? `SELECT o.tier, coalesce(array_agg(u.email ORDER BY u.email) FILTER (WHERE u.id IS NOT NULL), '{}') AS recipients
-           FROM organizations o LEFT JOIN users u ON u.organization_id = o.id
-          WHERE o.id = $1 GROUP BY o.tier`
-      : `SELECT coalesce(o.tier, u.tier) AS tier, ARRAY[u.email] AS recipients
-           FROM users u LEFT JOIN organizations o ON o.id = u.organization_id
-          WHERE u.id = $1`,
-    [ownerId],
+  ownerIds: readonly string[],
+): Promise<Map<string, OwnerMailing>> {
+  const rows = await db.query<OwnerMailing & { ownerId: string }>(
+    `SELECT o.id AS "ownerId", o.tier,
+            coalesce(array_agg(u.email ORDER BY u.email) FILTER (WHERE u.id IS NOT NULL), '{}') AS recipients
+       FROM organizations o LEFT JOIN users u ON u.organization_id = o.id
+      WHERE o.id = ANY($1::text[]) GROUP BY o.id, o.tier
+     UNION ALL
+     SELECT u.id, coalesce(o.tier, u.tier), ARRAY[u.email]
+       FROM users u LEFT JOIN organizations o ON o.id = u.organization_id
+      WHERE u.id = ANY($1::text[])`,
+    [ownerIds],
   );
-  return rows[0] ?? null;
+  return new Map(rows.map(({ ownerId, tier, recipients }) => [ownerId, { tier, recipients }]));
 }
 
 /** The ids among `ids` that name no watch at all. */
