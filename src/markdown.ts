@@ -6,6 +6,14 @@ import MarkdownIt from 'markdown-it';
 // markdown-it's own link check refuses javascript:, vbscript:, file: and data: URLs (but images).
 const renderer = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
+/** Text as the renderer escapes it in HTML (&, <, > and "). */
+export const escapeHtml: (text: string) => string = renderer.utils.escapeHtml;
+
+/** A link's URL as the renderer writes it into href (percent-encoded), before HTML escaping. */
+export function normalizeLink(url: string): string {
+  return renderer.normalizeLink(url);
+}
+
 /** Safe HTML for a rationale (or any Markdown the service stored). */
 export function renderMarkdown(markdown: string): string {
   return renderer.render(markdown);

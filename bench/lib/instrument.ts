@@ -1,26 +1,26 @@
 // Per-watch timing of the real scanner without touching it: the scanner gets a Db that forwards
 // every call to the real one and notes when each scan's statements run. With concurrency 1 the
-// statements of one watch's scan are consecutive, from its first look at the register's change
-// sequence to the commit of the transaction that records its result (which names the watch: its
-// first statement locks the watch row).
+// scans run one after another, each ending with the commit of the transaction that records its
+// result (which names the watch: its first statement locks the watch row). A scan's time runs from
+// the previous scan's commit to its own: nothing is left out, so the first watch of each claimed
+// batch also carries the batch's claim and shared reads (sequences, mailings, word counts).
 import type { Db, Queryable } from '../../src/data/db.ts';
 
 export type WatchTiming = {
   watchId: string;
-  /** From the scan's first statement to its commit. */
+  /** From the previous scan's commit (or the first statement of the run) to its own commit. */
   totalMs: number;
   /** The candidate query (including its transaction, when the trigram threshold is set). */
   candidateMs: number;
   /** The transaction recording hits, alerts, e-mail and bookkeeping, commit included. */
   commitMs: number;
-  /** The rest: the match decisions in JS, the sequence lookup, scheduling. */
+  /** The rest: the match decisions and assessments in JS, other look-ups, the batch's reads. */
   otherMs: number;
   candidateSql: string;
   candidateParams: readonly unknown[];
 };
 
 const CANDIDATE_QUERY = /FROM marks m\s+WHERE[\s\S]*classes &&/;
-const SEQUENCE_QUERY = /max\(change_seq\)/;
 const LEASE_CHECK = /SELECT lease_owner\b[^;]*FROM watches WHERE id = \$1 FOR UPDATE/;
 
 export type InstrumentedDb = { db: Db; timings: WatchTiming[]; reset: () => void };
@@ -33,15 +33,13 @@ export function instrument(inner: Db): InstrumentedDb {
     sql: string;
     params: readonly unknown[];
   } | null = null;
+  /** When the last scan committed: the next one's time starts there. */
+  let lastCommit: number | null = null;
   const now = () => performance.now();
 
   const wrap = (runner: Queryable, inTransaction: { watchId: string | null }): Queryable => ({
     async query<T>(text: string, params: readonly unknown[] = []) {
-      // One source per watch: its sequence lookup opens the scan (a stale one, left by a failed
-      // scan, is dropped).
-      if (SEQUENCE_QUERY.test(text)) {
-        open = { start: now(), candidateMs: 0, sql: '', params: [] };
-      }
+      if (open === null) open = { start: lastCommit ?? now(), candidateMs: 0, sql: '', params: [] };
       if (LEASE_CHECK.test(text)) inTransaction.watchId = String(params[0]);
       const t0 = now();
       const rows = await runner.query<T>(text, params);
@@ -100,6 +98,7 @@ export function instrument(inner: Db): InstrumentedDb {
           candidateParams: open.params,
         });
         open = null;
+        lastCommit = t1;
       }
       return result;
     },
@@ -111,6 +110,7 @@ export function instrument(inner: Db): InstrumentedDb {
     reset() {
       timings.length = 0;
       open = null;
+      lastCommit = null;
     },
   };
 }

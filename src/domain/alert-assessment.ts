@@ -1,7 +1,9 @@
 // What an alert says about its conflict: the severity, a rationale a lawyer can paste into a
-// report (Markdown, and the same text plain for e-mail), and the opposition window. Built from the
-// matching decision when a scan records the hit. Pure: no I/O, no clock (the caller passes `now`
-// only where a sentence depends on it).
+// report (Markdown, and the same text plain and as HTML for e-mail), and the opposition window.
+// Built from the matching decision when a scan records the hit. Pure: no I/O, no clock (the caller
+// passes `now` only where a sentence depends on it).
+
+import { escapeHtml, normalizeLink } from '../markdown.ts';
 import type { Decision, PreparedWatch, Reason } from '../matching/decide.ts';
 import { describeEdits, lookalikePairs, respellingsBetween } from '../matching/explain.ts';
 import { niceClassHeading } from '../matching/nice-classes.ts';
@@ -32,6 +34,11 @@ export type Assessment = {
   rationale: string;
   /** The same sentences as plain text (alert e-mail). */
   rationalePlain: string;
+  /**
+   * The same sentences as HTML, exactly as the Markdown renderer renders `rationale` (alert
+   * e-mail): written from the same pieces, so that a scan does not parse what it just wrote.
+   */
+  rationaleHtml: string;
   opposition: OppositionWindow | null;
 };
 
@@ -67,6 +74,32 @@ function plainOf(pieces: readonly Piece[]): string {
     .map((p) =>
       typeof p === 'string' ? p : 'literal' in p ? oneLine(p.literal) : `${p.text}: ${p.link}`,
     )
+    .join('');
+}
+
+function htmlOf(pieces: readonly Piece[]): string {
+  return pieces
+    .map((p) =>
+      typeof p === 'string'
+        ? escapeHtml(p)
+        : 'literal' in p
+          ? `<code>${escapeHtml(oneLine(p.literal))}</code>`
+          : `<a href="${escapeHtml(normalizeLink(p.link))}">${escapeHtml(p.text)}</a>`,
+    )
+    .join('');
+}
+
+/** The blocks as markdown-it renders their Markdown (renderMarkdown): paragraphs and lists. */
+function renderHtml(blocks: readonly Block[]): string {
+  return blocks
+    .map((b) => {
+      if ('items' in b) {
+        const items = b.items.map((i) => `<li>${htmlOf(i)}</li>\n`).join('');
+        return `<p><strong>${escapeHtml(b.heading)}</strong></p>\n<ul>\n${items}</ul>\n`;
+      }
+      const head = b.heading === undefined ? '' : `<strong>${escapeHtml(b.heading)}.</strong> `;
+      return `<p>${head}${htmlOf(b.pieces)}</p>\n`;
+    })
     .join('');
 }
 
@@ -495,6 +528,7 @@ export function assessAlert(
     severity: severity.severity,
     rationale: render(blocks, markdownOf, true),
     rationalePlain: render(blocks, plainOf, false),
+    rationaleHtml: renderHtml(blocks),
     opposition: window,
   };
 }

@@ -1,7 +1,6 @@
 import { officeName } from '../domain/alert-assessment.ts';
 import { type OppositionWindow, oppositionStatus } from '../domain/opposition.ts';
 import { oneLine } from '../domain/text.ts';
-import { renderMarkdown } from '../markdown.ts';
 import { officeReference } from '../register/office-links.ts';
 
 /** One new alert as the e-mail shows it. */
@@ -18,10 +17,13 @@ export type AlertLine = {
   externalId: string;
   publishedAt: string | null;
   severity: 'low' | 'medium' | 'high';
-  /** The alert's rationale as plain text (the Markdown one is rendered from `rationale`). */
+  /** The alert's rationale as plain text. */
   rationalePlain: string;
-  /** The alert's rationale, Markdown; when given, the HTML part shows it rendered. */
-  rationale?: string;
+  /**
+   * The alert's rationale as HTML, as the dashboard renders its Markdown (the assessment's
+   * rationaleHtml); without it, the HTML part shows the plain text.
+   */
+  rationaleHtml?: string;
   opposition: OppositionWindow | null;
 };
 
@@ -113,9 +115,9 @@ export function composeAlertEmail(
   <td>${escapeHtml(oppositionStatus(a.opposition, now))}</td>
 </tr>
 <tr><td colspan="8" style="border-bottom: 1px solid #ddd">${
-        a.rationale === undefined
+        a.rationaleHtml === undefined
           ? `<pre style="white-space: pre-wrap; font-family: inherit">${escapeHtml(a.rationalePlain)}</pre>`
-          : renderMarkdown(a.rationale)
+          : a.rationaleHtml
       }</td></tr>`,
     )
     .join('\n');

@@ -359,7 +359,7 @@ function composeAlertMail(
       publishedAt: record.publishedAt,
       severity: assessment.severity,
       rationalePlain: assessment.rationalePlain,
-      rationale: assessment.rationale,
+      rationaleHtml: assessment.rationaleHtml,
       opposition: assessment.opposition,
     })),
     deps.publicUrl,

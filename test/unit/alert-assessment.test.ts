@@ -9,6 +9,7 @@ import {
 import { renderMarkdown } from '../../src/markdown.ts';
 import { compareMarks, decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
 import { assessSeverity } from '../../src/matching/severity.ts';
+import decidedCases from '../fixtures/decided-cases/cases.json' with { type: 'json' };
 
 const watch = (name: string) =>
   prepareWatch({ name, niceClasses: [25, 30], designations: ['US', 'DE'] });
@@ -206,5 +207,60 @@ describe('a record whose source publishes no classes, owner or country', () => {
       countryless,
       /owner Rival Holdings LLC \(country not published by this source\)\./,
     );
+  });
+});
+
+describe("rationale HTML: the Markdown renderer's output, written from the same pieces", () => {
+  // The alert e-mail shows rationaleHtml; the dashboard renders rationale with markdown-it. They
+  // must not differ, whatever the rule, office, class heading or register text.
+  const ALL_CLASSES = Array.from({ length: 45 }, (_, i) => i + 1);
+  const records: Partial<AssessedRecord>[] = [
+    {},
+    { externalId: 'EM500000018123456', jurisdiction: 'EM' },
+    { externalId: 'WO500000001234567', jurisdiction: 'WO', designations: ['US', 'DE'] },
+    { externalId: 'CA-1234567', jurisdiction: 'CA', publishedAt: null },
+    { externalId: 'XX-77', jurisdiction: 'XX', classes: [], ownerName: null, status: null },
+    { ownerCountryCode: null, filedAt: null, classes: ALL_CLASSES },
+    { ownerName: '  Spaced `Tick` Owner  ', status: 'opposed & <pending>' },
+    { ownerName: 'Evil *Corp* _x_ <img src=x> [a](javascript:1) &copy; \\* 1. # h' },
+  ];
+
+  it('is byte for byte what renderMarkdown makes of rationale, on every decided pair', () => {
+    let compared = 0;
+    for (const c of decidedCases as { earlier: { text: string }; later: { text: string } }[]) {
+      const p = prepareWatch({
+        name: c.earlier.text,
+        niceClasses: ALL_CLASSES,
+        designations: ['US', 'EM', 'DE', 'CA', 'XX'],
+      });
+      for (const over of records) {
+        const r = record(c.later.text, over);
+        const decision = decideConflictPrepared(p, r);
+        if (!decision.conflict) continue;
+        const a = assessAlert(p, r, decision);
+        assert.equal(
+          a.rationaleHtml,
+          renderMarkdown(a.rationale),
+          `${c.earlier.text} / ${c.later.text}`,
+        );
+        compared++;
+      }
+    }
+    assert.ok(compared > 300, `compared ${compared} rationales`);
+  });
+
+  it('keeps hostile mark text inert the same way', () => {
+    for (const mark of [
+      'NIKE <script>alert(1)</script> [x](javascript:alert(1)) ![](https://e.example/p.png)',
+      ' NIKE ',
+      '`NIKE`',
+      'NIKE *SPORT* _X_ &amp; \\[',
+    ]) {
+      const p = watch('Nike');
+      const r = record(mark);
+      const a = assessAlert(p, r, decideConflictPrepared(p, r));
+      assert.equal(a.rationaleHtml, renderMarkdown(a.rationale), mark);
+      assert.doesNotMatch(a.rationaleHtml, /<script|<img|href="javascript/);
+    }
   });
 });
