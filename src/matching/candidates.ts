@@ -113,7 +113,7 @@ export type IndexedRecordRow = {
 };
 
 /**
- * The keys of the changed records, compact: ~10 MB for 50,000 records. Each key (token, code,
+ * The keys of the changed records, compact: ~12 MB for 50,000 records. Each key (token, code,
  * trigram) is kept as a 32-bit hash packed with the record's index in a sorted Float64Array; a hash
  * collision only adds a candidate, which the decision then rejects.
  */
@@ -136,9 +136,14 @@ export type CandidateIndex = {
  * Keys packed with their record's index (hash * RECORD_SLOTS + index), sorted, and where each
  * value of the hash's top 16 bits starts: a look-up searches one bucket (~10 entries for 50,000
  * records) instead of the whole list (20 steps), which an incremental run does ~500 times per
- * watch (one per one-edit text of its brand).
+ * watch (one per one-edit text of its brand). Most of those look-ups find nothing: `seen`, one bit
+ * per value of the hash's low PRESENCE_BITS bits, answers them from a table a few hundred
+ * kilobytes large without touching the list (a set bit only means "search").
  */
-export type Postings = { values: Float64Array; buckets: Uint32Array };
+export type Postings = { values: Float64Array; buckets: Uint32Array; seen: Uint32Array };
+
+const PRESENCE_BITS = 22;
+const PRESENCE_MASK = 2 ** PRESENCE_BITS - 1;
 
 /** Record indexes stay below this: packed as hash * RECORD_SLOTS + index. */
 export const RECORD_SLOTS = 2 ** 21;
@@ -157,6 +162,11 @@ const BUCKETS = 2 ** (32 - BUCKET_SHIFT);
 function postings(packed: number[]): Postings {
   const values = Float64Array.from(packed);
   values.sort();
+  const seen = new Uint32Array(2 ** (PRESENCE_BITS - 5));
+  for (const v of values) {
+    const bit = Math.floor(v / RECORD_SLOTS) & PRESENCE_MASK;
+    seen[bit >>> 5] = (seen[bit >>> 5] as number) | (1 << (bit & 31));
+  }
   // buckets[b] = the first entry whose hash has top bits >= b; buckets[BUCKETS] = the end.
   const buckets = new Uint32Array(BUCKETS + 1);
   let k = 0;
@@ -169,12 +179,22 @@ function postings(packed: number[]): Postings {
     }
     buckets[b] = k;
   }
-  return { values, buckets };
+  return { values, buckets, seen };
 }
 
 /** Calls `fn` with the index of every record holding `key` (and, rarely, a hash twin). */
 function eachPosting(list: Postings, key: string, fn: (index: number) => void) {
-  const hash = hashKey(key);
+  eachPostingOf(list, hashKey(key), fn);
+}
+
+/** The hash of a trigram within one compact length (the two-edit band's postings). */
+function gramAtLength(gramHash: number, length: number): number {
+  return Math.imul(gramHash ^ length, 0x01000193) >>> 0;
+}
+
+function eachPostingOf(list: Postings, hash: number, fn: (index: number) => void) {
+  const bit = hash & PRESENCE_MASK;
+  if (((list.seen[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return;
   const start = hash * RECORD_SLOTS;
   const { values } = list;
   const bucket = hash >>> BUCKET_SHIFT;
@@ -218,6 +238,8 @@ export function buildCandidateIndex(rows: readonly IndexedRecordRow[]): Candidat
     sounds: postings([]),
     trigrams: postings([]),
   };
+  // Trigrams are kept per compact length, so that the two-edit band reads only the postings of
+  // the lengths it allows instead of every record sharing a common trigram.
   const tokens: number[] = [];
   const sounds: number[] = [];
   const grams: number[] = [];
@@ -233,7 +255,7 @@ export function buildCandidateIndex(rows: readonly IndexedRecordRow[]): Candidat
     if (r.len >= TWO_EDITS_MIN_LENGTH) {
       const own = trigrams(r.compact);
       set.trigramCount[i] = own.size;
-      for (const g of own) grams.push(hashKey(g) * RECORD_SLOTS + i);
+      for (const g of own) grams.push(gramAtLength(hashKey(g), r.len) * RECORD_SLOTS + i);
     }
   });
   set.tokens = postings(tokens);
@@ -257,10 +279,13 @@ export function matchCandidateIndex(set: CandidateIndex, watch: PreparedWatch): 
     const { low, high } = bandLengths(keys.compact.length);
     const shared = new Map<number, number>();
     for (const g of watch.trigramSet) {
-      eachPosting(set.trigrams, g, (i) => {
-        const len = set.compactLength[i] as number;
-        if (len >= low && len <= high) shared.set(i, (shared.get(i) ?? 0) + 1);
-      });
+      const gram = hashKey(g);
+      for (let length = low; length <= high; length++) {
+        eachPostingOf(set.trigrams, gramAtLength(gram, length), (i) => {
+          // A hash twin of another length is not in the band.
+          if (set.compactLength[i] === length) shared.set(i, (shared.get(i) ?? 0) + 1);
+        });
+      }
     }
     const brandCount = watch.trigramSet.size;
     const threshold = bandThreshold(watch);
