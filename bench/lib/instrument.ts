@@ -22,6 +22,8 @@ export type WatchTiming = {
 
 const CANDIDATE_QUERY = /FROM marks m\s+WHERE[\s\S]*classes &&/;
 const LEASE_CHECK = /SELECT lease_owner\b[^;]*FROM watches WHERE id = \$1 FOR UPDATE/;
+/** A scan that found nothing records its run and bookkeeping in one statement (watch id: $2). */
+const EMPTY_SCAN = /^WITH done AS \(\s*UPDATE watches SET/;
 
 export type InstrumentedDb = { db: Db; timings: WatchTiming[]; reset: () => void };
 
@@ -37,17 +39,36 @@ export function instrument(inner: Db): InstrumentedDb {
   let lastCommit: number | null = null;
   const now = () => performance.now();
 
+  /** The scan of `watchId` committed at `at`, its recording having taken `commitMs`. */
+  const recordTiming = (watchId: string, at: number, commitMs: number) => {
+    if (open === null) return;
+    const totalMs = at - open.start;
+    timings.push({
+      watchId,
+      totalMs,
+      candidateMs: open.candidateMs,
+      commitMs,
+      otherMs: Math.max(0, totalMs - open.candidateMs - commitMs),
+      candidateSql: open.sql,
+      candidateParams: open.params,
+    });
+    open = null;
+    lastCommit = at;
+  };
+
   const wrap = (runner: Queryable, inTransaction: { watchId: string | null }): Queryable => ({
     async query<T>(text: string, params: readonly unknown[] = []) {
       if (open === null) open = { start: lastCommit ?? now(), candidateMs: 0, sql: '', params: [] };
       if (LEASE_CHECK.test(text)) inTransaction.watchId = String(params[0]);
       const t0 = now();
       const rows = await runner.query<T>(text, params);
+      const t1 = now();
       if (CANDIDATE_QUERY.test(text) && open !== null) {
-        open.candidateMs += now() - t0;
+        open.candidateMs += t1 - t0;
         open.sql = text;
         open.params = params;
       }
+      if (EMPTY_SCAN.test(text)) recordTiming(String(params[1]), t1, t1 - t0);
       return rows;
     },
     queryBytes: (text: string, params?: readonly unknown[]) => runner.queryBytes(text, params),
@@ -85,21 +106,7 @@ export function instrument(inner: Db): InstrumentedDb {
         // The query time was already added; add the transaction overhead around it.
         open.candidateMs = Math.max(open.candidateMs, t1 - t0);
       }
-      if (state.watchId !== null && open !== null) {
-        const commitMs = t1 - t0;
-        const totalMs = t1 - open.start;
-        timings.push({
-          watchId: state.watchId,
-          totalMs,
-          candidateMs: open.candidateMs,
-          commitMs,
-          otherMs: Math.max(0, totalMs - open.candidateMs - commitMs),
-          candidateSql: open.sql,
-          candidateParams: open.params,
-        });
-        open = null;
-        lastCommit = t1;
-      }
+      if (state.watchId !== null) recordTiming(state.watchId, t1, t1 - t0);
       return result;
     },
     close: () => inner.close(),
@@ -118,13 +125,18 @@ export function instrument(inner: Db): InstrumentedDb {
 /**
  * Counts the watches a scanner has finished, at any concurrency (instrument() assumes one scan at
  * a time): a watch is done when the transaction that recorded its result, the one that locks its
- * row, commits. For progress lines only; it adds no statement.
+ * row, commits, or the one statement that records a scan that found nothing. For progress lines
+ * only; it adds no statement.
  */
 export function countScans(inner: Db): { db: Db; scanned: () => number } {
   let scanned = 0;
   const db: Db = {
     kind: inner.kind,
-    query: (text, params) => inner.query(text, params),
+    async query<R>(text: string, params?: readonly unknown[]) {
+      const rows = await inner.query<R>(text, params);
+      if (EMPTY_SCAN.test(text)) scanned++;
+      return rows;
+    },
     queryBytes: (text, params) => inner.queryBytes(text, params),
     exec: (script) => inner.exec(script),
     copyFrom: (target, data) => inner.copyFrom(target, data),

@@ -5,12 +5,14 @@ import type { CandidateRecord } from '../data/repositories/mirror-candidates.ts'
 import { insertOutboxMessage } from '../data/repositories/outbox.ts';
 import {
   type ClaimedWatch,
+  completeEmptyScan,
   completeScan,
   holdsLease,
   insertScanRun,
   type OwnerMailing,
   ownerMailings,
   releaseAfterFailure,
+  type ScanRun,
 } from '../data/repositories/scans.ts';
 import { type Assessment, assessAlert } from '../domain/alert-assessment.ts';
 import { newId } from '../domain/ids.ts';
@@ -217,6 +219,31 @@ export async function scanClaimedWatch(
             })),
           );
 
+    const run = (id: string): ScanRun => ({
+      id,
+      watchId: watch.id,
+      mode,
+      worker: deps.workerId,
+      startedAt,
+      fromSeq,
+      toSeq,
+      candidatesExamined: outcome.candidatesExamined,
+      hitsCreated: outcome.hitsCreated,
+      alertsCreated: outcome.alertsCreated,
+      error: null,
+    });
+    const completion = {
+      watch,
+      toSeq,
+      cadenceSeconds: cadenceIntervalMs(watch.scanCadence as Cadence) / 1000,
+      logoUrl,
+    };
+    if (hits.length === 0) {
+      if (!(await completeEmptyScan(deps.db, run(newId('scn')), completion))) {
+        throw new LeaseLostError();
+      }
+      return outcome;
+    }
     await deps.db.transaction(async (tx) => {
       // Sent together: the lease check locks the watch row before the hits are written, and a
       // lost lease rolls everything back.
@@ -244,19 +271,7 @@ export async function scanClaimedWatch(
             ? draft
             : composeAlertMail(deps, watch, newAlerts);
       await Promise.all([
-        insertScanRun(tx, {
-          id: runId,
-          watchId: watch.id,
-          mode,
-          worker: deps.workerId,
-          startedAt,
-          fromSeq,
-          toSeq,
-          candidatesExamined: outcome.candidatesExamined,
-          hitsCreated: outcome.hitsCreated,
-          alertsCreated: outcome.alertsCreated,
-          error: null,
-        }),
+        insertScanRun(tx, run(runId)),
         mailing !== null && email !== null
           ? insertOutboxMessage(tx, {
               id: newId('eml'),
@@ -275,13 +290,7 @@ export async function scanClaimedWatch(
           watch.ownerId,
           newAlerts.map((a) => a.alertId),
         ),
-        completeScan(
-          tx,
-          watch,
-          toSeq,
-          cadenceIntervalMs(watch.scanCadence as Cadence) / 1000,
-          logoUrl,
-        ),
+        completeScan(tx, completion),
       ]);
     });
     return outcome;

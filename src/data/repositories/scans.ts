@@ -56,66 +56,108 @@ export async function holdsLease(tx: Queryable, watchId: string, workerId: strin
   return rows[0]?.leaseOwner === workerId;
 }
 
-export async function insertScanRun(
-  tx: Queryable,
-  run: {
-    id: string;
-    watchId: string;
-    mode: 'full' | 'incremental';
-    worker: string;
-    startedAt: Date;
-    fromSeq: number;
-    toSeq: number;
-    candidatesExamined: number;
-    hitsCreated: number;
-    alertsCreated: number;
-    error: string | null;
-  },
-) {
+export type ScanRun = {
+  id: string;
+  watchId: string;
+  mode: 'full' | 'incremental';
+  worker: string;
+  startedAt: Date;
+  fromSeq: number;
+  toSeq: number;
+  candidatesExamined: number;
+  hitsCreated: number;
+  alertsCreated: number;
+  error: string | null;
+};
+
+const RUN_COLUMNS = `id, watch_id, mode, worker, started_at, from_seq, to_seq, candidates_examined,
+  hits_created, alerts_created, error`;
+
+const runValues = (run: ScanRun) => [
+  run.id,
+  run.watchId,
+  run.mode,
+  run.worker,
+  run.startedAt,
+  run.fromSeq,
+  run.toSeq,
+  run.candidatesExamined,
+  run.hitsCreated,
+  run.alertsCreated,
+  run.error,
+];
+
+export async function insertScanRun(tx: Queryable, run: ScanRun) {
   await tx.query(
-    `INSERT INTO scan_runs (id, watch_id, mode, worker, started_at, from_seq, to_seq,
-                            candidates_examined, hits_created, alerts_created, error)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      run.id,
-      run.watchId,
-      run.mode,
-      run.worker,
-      run.startedAt,
-      run.fromSeq,
-      run.toSeq,
-      run.candidatesExamined,
-      run.hitsCreated,
-      run.alertsCreated,
-      run.error,
-    ],
+    `INSERT INTO scan_runs (${RUN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    runValues(run),
   );
 }
 
 /**
- * Bookkeeping of a successful scan, in the transaction that records its hits. If the name or the
- * attributes changed while the scan ran, the next scan stays a full one and is due at once.
+ * The watch's bookkeeping after a successful scan, its parameters numbered from `$first`: toSeq,
+ * name, attributes, cadence in seconds, logo URL (completionValues). If the name or the attributes
+ * changed while the scan ran, the next scan stays a full one and is due at once.
  */
-export async function completeScan(
-  tx: Queryable,
-  watch: { id: string; name: string; attributes: unknown },
-  toSeq: number,
-  cadenceSeconds: number,
-  logoUrl: string | null,
-) {
-  await tx.query(
-    `UPDATE watches SET
-       scanned_seq = $2,
+function completeScanSql(first: number): string {
+  const [seq, name, attributes, cadence, logo] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
+  const changed = `name IS DISTINCT FROM ${name} OR attributes IS DISTINCT FROM ${attributes}::text::jsonb`;
+  return `UPDATE watches SET
+       scanned_seq = ${seq},
        last_scanned_at = now_ms(),
-       needs_full_scan = (name IS DISTINCT FROM $3 OR attributes IS DISTINCT FROM $4::text::jsonb),
-       next_scan_at = CASE WHEN name IS DISTINCT FROM $3 OR attributes IS DISTINCT FROM $4::text::jsonb
-                           THEN now_ms() ELSE now_ms() + make_interval(secs => $5) END,
-       logo_url = coalesce(logo_url, $6),
+       needs_full_scan = (${changed}),
+       next_scan_at = CASE WHEN ${changed}
+                           THEN now_ms() ELSE now_ms() + make_interval(secs => ${cadence}) END,
+       logo_url = coalesce(logo_url, ${logo}),
        lease_owner = NULL,
-       lease_expires_at = NULL
-     WHERE id = $1`,
-    [watch.id, toSeq, watch.name, JSON.stringify(watch.attributes), cadenceSeconds, logoUrl],
+       lease_expires_at = NULL`;
+}
+
+type Completion = {
+  watch: { id: string; name: string; attributes: unknown };
+  toSeq: number;
+  cadenceSeconds: number;
+  logoUrl: string | null;
+};
+
+const completionValues = (c: Completion) => [
+  c.toSeq,
+  c.watch.name,
+  JSON.stringify(c.watch.attributes),
+  c.cadenceSeconds,
+  c.logoUrl,
+];
+
+/**
+ * A scan that found nothing to record: its run and the watch's bookkeeping in one statement (and
+ * so one transaction), done only while `worker` still holds the lease, which the UPDATE checks and
+ * locks. Most scans of an incremental run find nothing; this spares them a transaction's four
+ * round trips. False when the lease was lost: then nothing is written.
+ */
+export async function completeEmptyScan(
+  db: Queryable,
+  run: ScanRun,
+  completion: Completion,
+): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `WITH done AS (
+       ${completeScanSql(12)}
+        WHERE id = $2 AND lease_owner = $4
+        RETURNING id)
+     INSERT INTO scan_runs (${RUN_COLUMNS})
+     SELECT $1, done.id, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM done
+     RETURNING id`,
+    [...runValues(run), ...completionValues(completion)],
   );
+  return rows.length > 0;
+}
+
+/** The watch's bookkeeping of a successful scan, in the transaction that records its hits. */
+export async function completeScan(tx: Queryable, completion: Completion) {
+  await tx.query(`${completeScanSql(2)} WHERE id = $1`, [
+    completion.watch.id,
+    ...completionValues(completion),
+  ]);
 }
 
 /** A failed scan: release the claim and try again after `retrySeconds`. */

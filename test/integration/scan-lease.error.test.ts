@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Db } from '../../src/data/db.ts';
+import { claimWatches } from '../../src/data/repositories/scans.ts';
+import type { Principal } from '../../src/domain/principal.ts';
+import { createLogger } from '../../src/logger.ts';
+import { type ScanDeps, scanClaimedWatch } from '../../src/scan/scan-watch.ts';
+import { SOURCES } from '../../src/scan/scanner.ts';
+import { createWordStatsCache } from '../../src/scan/word-stats.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { factories } from '../helpers/factories.ts';
+import { importRecords, makeRecord } from '../helpers/register.ts';
+
+// A worker whose lease ran out while it scanned, and which another worker took over, must record
+// nothing: neither hits and alerts nor the scan run and the watch's bookkeeping. Both ways a scan
+// is recorded are checked: the transaction of a scan with hits, and the single statement of a scan
+// that found nothing.
+describe('a scan whose lease was taken over', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let principal: Principal;
+  let deps: ScanDeps;
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+    deps = {
+      db,
+      logger: createLogger('silent'),
+      sources: SOURCES,
+      workerId: 'worker-a',
+      publicUrl: 'http://localhost:3000',
+      wordStats: createWordStatsCache(),
+    };
+  });
+  after(() => database.drop());
+
+  beforeEach(async () => {
+    for (const table of ['email_outbox', 'alerts', 'hits', 'scan_runs', 'watches', 'marks']) {
+      await db.query(`DELETE FROM ${table}`);
+    }
+    ({ principal } = await factories(db).makeOwner({ tier: 'team' }));
+  });
+
+  /** Claims the watch for worker-a, then lets worker-b take it over before worker-a commits. */
+  async function claimedThenTakenOver(name: string) {
+    const { id } = await factories(db).makeWatch(principal, { name });
+    const [claimed] = await claimWatches(db, 'worker-a', 60, { kind: 'ids', ids: [id] }, 1);
+    assert.ok(claimed, 'worker-a claimed the watch');
+    await db.query(`UPDATE watches SET lease_owner = 'worker-b' WHERE id = $1`, [id]);
+    return claimed;
+  }
+
+  const recorded = async (watchId: string) => ({
+    runs: (await db.query('SELECT 1 FROM scan_runs WHERE watch_id = $1', [watchId])).length,
+    hits: (await db.query('SELECT 1 FROM hits WHERE watch_id = $1', [watchId])).length,
+    outbox: (await db.query('SELECT 1 FROM email_outbox')).length,
+    watch: (
+      await db.query<{ owner: string; full: boolean; seq: number }>(
+        `SELECT lease_owner AS owner, needs_full_scan AS full, scanned_seq::int AS seq
+           FROM watches WHERE id = $1`,
+        [watchId],
+      )
+    )[0],
+  });
+
+  it('with hits: nothing is recorded', async () => {
+    await importRecords(db, [makeRecord({ markText: 'VELTRANO' })]);
+    const watch = await claimedThenTakenOver('Veltrano');
+    const outcome = await scanClaimedWatch(deps, watch);
+    assert.equal(outcome.error, 'lease lost');
+    assert.equal(outcome.candidatesExamined, 1, 'the scan did find the record');
+    assert.deepEqual(await recorded(watch.id), {
+      runs: 0,
+      hits: 0,
+      outbox: 0,
+      watch: { owner: 'worker-b', full: true, seq: 0 },
+    });
+  });
+
+  it('without hits: nothing is recorded either', async () => {
+    await importRecords(db, [makeRecord({ markText: 'ZORBAQUINT' })]);
+    const watch = await claimedThenTakenOver('Veltrano');
+    const outcome = await scanClaimedWatch(deps, watch);
+    assert.equal(outcome.error, 'lease lost');
+    assert.deepEqual(await recorded(watch.id), {
+      runs: 0,
+      hits: 0,
+      outbox: 0,
+      watch: { owner: 'worker-b', full: true, seq: 0 },
+    });
+  });
+
+  it('while it holds the lease, a scan without hits records its run and bookkeeping', async () => {
+    await importRecords(db, [makeRecord({ markText: 'ZORBAQUINT' })]);
+    const { id } = await factories(db).makeWatch(principal, { name: 'Veltrano' });
+    const [watch] = await claimWatches(db, 'worker-a', 60, { kind: 'ids', ids: [id] }, 1);
+    assert.ok(watch);
+    const outcome = await scanClaimedWatch(deps, watch);
+    assert.equal(outcome.error, null);
+    const after = await recorded(id);
+    assert.equal(after.runs, 1);
+    assert.equal(after.hits, 0);
+    assert.equal(after.watch?.owner, null, 'the lease is released');
+    assert.equal(after.watch?.full, false, 'the next scan is incremental');
+    assert.ok((after.watch?.seq ?? 0) > 0, 'the watch is scanned up to the mirror');
+  });
+});
