@@ -55,7 +55,8 @@ type SourceState = { source: SourceAdapter; seq: number };
  * What the watches of one claimed batch share, read once for all of them (readBatch): each
  * source's committed change sequence and each owner's alert mailing. A scan bounded by a sequence
  * read a moment before it starts is as consistent as one that reads it first: the records
- * committed since are the next scan's.
+ * committed since are the next scan's. A plan or a membership changed while the batch runs (25
+ * scans: seconds) applies from the next batch on.
  */
 export type BatchReads = {
   seqs: ReadonlyMap<string, number>;
