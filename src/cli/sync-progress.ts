@@ -19,6 +19,9 @@ export function syncProgressBars(stream: ProgressStream): SyncProgressBars | nul
   const bars = new MultiBar({
     stream,
     format: '{file} {phase} [{bar}] {percentage}% | {value}/{total} MB',
+    // cli-progress crops a line at the terminal's width (80 columns when the terminal reports
+    // none): with its default 40-character bar, a file's import line lost its figures and unit.
+    barsize: 20,
     hideCursor: true,
   });
   let bar: SingleBar | null = null;
