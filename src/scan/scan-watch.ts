@@ -122,9 +122,11 @@ const RETRY_AFTER_FAILURE_SECONDS = 300;
 /**
  * Scans one claimed watch against each of its sources. The search happens outside any transaction;
  * the hits, their alerts, the e-mail to send, the scan record and the watch's bookkeeping are then
- * committed in ONE transaction that first re-checks the lease: a crash at any point loses nothing
- * (the lease lapses and the scan is redone) and duplicates nothing (hits are unique per watch,
- * source and record, and a worker whose lease was taken over commits nothing).
+ * committed in ONE transaction that first re-checks the lease (a scan that found nothing: in one
+ * statement, guarded by the lease the same way): a crash at any point loses nothing (the lease
+ * lapses and the scan is redone) and duplicates nothing (hits are unique per watch, source and
+ * record, and a worker whose lease was taken over commits nothing). `batch`: what the claimed
+ * batch read once for all its watches (readBatch); without it the scan reads its own.
  */
 export async function scanClaimedWatch(
   deps: ScanDeps,
