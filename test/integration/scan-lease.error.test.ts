@@ -64,32 +64,27 @@ describe('a scan whose lease was taken over', () => {
     )[0],
   });
 
-  it('with hits: nothing is recorded', async () => {
-    await importRecords(db, [makeRecord({ markText: 'VELTRANO' })]);
-    const watch = await claimedThenTakenOver('Veltrano');
-    const outcome = await scanClaimedWatch(deps, watch);
-    assert.equal(outcome.error, 'lease lost');
-    assert.equal(outcome.candidatesExamined, 1, 'the scan did find the record');
-    assert.deepEqual(await recorded(watch.id), {
-      runs: 0,
-      hits: 0,
-      outbox: 0,
-      watch: { owner: 'worker-b', full: true, seq: 0 },
+  // The record in the register, and how many candidates the scan finds: with hits (the
+  // transaction) and without (the single statement).
+  const CASES = [
+    { what: 'with hits', mark: 'VELTRANO', candidates: 1 },
+    { what: 'without hits', mark: 'ZORBAQUINT', candidates: 0 },
+  ];
+  for (const { what, mark, candidates } of CASES) {
+    it(`${what}: nothing is recorded`, async () => {
+      await importRecords(db, [makeRecord({ markText: mark })]);
+      const watch = await claimedThenTakenOver('Veltrano');
+      const outcome = await scanClaimedWatch(deps, watch);
+      assert.equal(outcome.error, 'lease lost');
+      assert.equal(outcome.candidatesExamined, candidates);
+      assert.deepEqual(await recorded(watch.id), {
+        runs: 0,
+        hits: 0,
+        outbox: 0,
+        watch: { owner: 'worker-b', full: true, seq: 0 },
+      });
     });
-  });
-
-  it('without hits: nothing is recorded either', async () => {
-    await importRecords(db, [makeRecord({ markText: 'ZORBAQUINT' })]);
-    const watch = await claimedThenTakenOver('Veltrano');
-    const outcome = await scanClaimedWatch(deps, watch);
-    assert.equal(outcome.error, 'lease lost');
-    assert.deepEqual(await recorded(watch.id), {
-      runs: 0,
-      hits: 0,
-      outbox: 0,
-      watch: { owner: 'worker-b', full: true, seq: 0 },
-    });
-  });
+  }
 
   it('while it holds the lease, a scan without hits records its run and bookkeeping', async () => {
     await importRecords(db, [makeRecord({ markText: 'ZORBAQUINT' })]);
