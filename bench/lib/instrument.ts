@@ -12,7 +12,10 @@ export type WatchTiming = {
   totalMs: number;
   /** The candidate query (including its transaction, when the trigram threshold is set). */
   candidateMs: number;
-  /** The transaction recording hits, alerts, e-mail and bookkeeping, commit included. */
+  /**
+   * The recording of the result: the transaction of hits, alerts, e-mail and bookkeeping, commit
+   * included, or the one statement of a scan that found nothing.
+   */
   commitMs: number;
   /** The rest: the match decisions and assessments in JS, other look-ups, the batch's reads. */
   otherMs: number;

@@ -325,5 +325,13 @@ describe('scans', () => {
       const owners = message.alert_ids.map((id) => alertOwner.find((a) => a.id === id)?.owner_id);
       assert.deepEqual(owners, [message.owner_id]);
     }
+    // The batch read the mirror's sequence once for all four: each is scanned up to it.
+    const scanned = await db.query<{ seq: number; top: number }>(
+      `SELECT w.scanned_seq::int8 AS seq, (SELECT max(change_seq) FROM marks)::int8 AS top
+         FROM watches w WHERE w.id = ANY($1::text[])`,
+      [watchIds],
+    );
+    assert.equal(scanned.length, 4);
+    for (const { seq, top } of scanned) assert.equal(Number(seq), Number(top));
   });
 });

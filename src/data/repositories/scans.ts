@@ -175,7 +175,6 @@ export async function releaseAfterFailure(
   );
 }
 
-/** Where alert e-mail of an owner goes, and whether their plan includes it. */
 /** Who an owner's alert e-mail goes to, and the plan that decides whether it is sent. */
 export type OwnerMailing = { tier: string; recipients: string[] };
 
