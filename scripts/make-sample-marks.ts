@@ -6,12 +6,12 @@
 // daily-format zip seed-11-case-files.zip), converted by the USPTO XML reader. Nothing is added to
 // what the office wrote: a field the case-file does not give stays empty. Output: one normalized
 // record per line, by ST.13 number. The same inputs give the same file byte for byte.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { extractZipEntries } from '../src/mirror/zip-entries.ts';
+import { zipEntries } from '../src/mirror/zip-entries.ts';
 import { readRecordFile } from '../src/register/read-records.ts';
 import type { RegisterRecord } from '../src/register/record.ts';
 import { parseRegisterRecord } from '../src/register/record.ts';
@@ -51,7 +51,13 @@ try {
     .filter((name) => name.endsWith('.xml'))
     .sort()
     .map((name) => join(USPTO_DIR, name));
-  const seed = await extractZipEntries(join(USPTO_DIR, 'seed-11-case-files.zip'), unzipped);
+  // Each entry is removed when the next is extracted: the seed's are kept as copies.
+  const seed: string[] = [];
+  for await (const entry of zipEntries(join(USPTO_DIR, 'seed-11-case-files.zip'), unzipped)) {
+    const kept = join(unzipped, `seed-${seed.length + 1}.xml`);
+    copyFileSync(entry.path, kept);
+    seed.push(kept);
+  }
   const lines = await usptoLines([...xml, ...seed]);
   for (const line of lines) {
     const result = parseRegisterRecord(line);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_CACHE_BYTES } from './domain/page-cache.ts';
-import { FEED_NAMES, isHttpUrl } from './register/feeds.ts';
+import { FEED_NAMES, findFeed, isHttpUrl } from './register/feeds.ts';
 
 // The only module that reads process.env. Everything else receives a Config.
 const PORT_MESSAGE = 'must be an integer from 0 to 65535';
@@ -20,7 +20,28 @@ const SECRET_VARIABLES = new Set([
   'SMTP_URL',
   'REGISTER_FEEDS',
   'USPTO_API_KEY',
+  'EUIPO_CLIENT_ID',
+  'EUIPO_CLIENT_SECRET',
 ]);
+/**
+ * The unzip limits' defaults, in MB: an entry far above the USPTO's largest daily XML file (a few
+ * hundred MB; CIPO's and EUIPO's entries are one mark each, some KB), and a file far above a part
+ * of EUIPO's full release (hundreds of thousands of marks). docs/operations.md, "Hostile files".
+ */
+export const DEFAULT_MAX_ENTRY_MB = 2048;
+export const DEFAULT_MAX_UNZIPPED_MB = 20_480;
+const UNZIP_MESSAGE = 'must be a whole number of megabytes, at least 1';
+const megabytes = (fallback: number) =>
+  z.coerce
+    .number({ error: UNZIP_MESSAGE })
+    .int({ error: UNZIP_MESSAGE })
+    .min(1, { error: UNZIP_MESSAGE })
+    .max(1024 * 1024 * 1024, { error: UNZIP_MESSAGE })
+    .default(fallback);
+// Visible ASCII only: credentials travel in an HTTP header or form, where a space or a line break
+// would be refused (or split the header) long after the start.
+const credential = (what: string) =>
+  z.string().regex(/^[\x21-\x7e]+$/, `must be ${what}: visible ASCII characters, no spaces`);
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -131,6 +152,13 @@ const envSchema = z.object({
           ctx.addIssue({ code: 'custom', message: `gives feed ${name} a URL that is not http(s)` });
           return z.NEVER;
         }
+        if (url === undefined && findFeed(name)?.defaultUrl === null) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `gives feed ${name} no URL, and it has no default location: write ${name}=URL (the listing of a mirror)`,
+          });
+          return z.NEVER;
+        }
         if (feeds.some((feed) => feed.name === name)) {
           ctx.addIssue({ code: 'custom', message: `names feed ${name} twice` });
           return z.NEVER;
@@ -141,10 +169,15 @@ const envSchema = z.object({
     }),
   // Visible ASCII only: it travels in an HTTP header, where a space or a line break would be
   // refused by Node at the first request (or split the header), long after the start.
-  USPTO_API_KEY: z
-    .string()
-    .regex(/^[\x21-\x7e]+$/, 'must be an API key: visible ASCII characters, no spaces')
-    .optional(),
+  USPTO_API_KEY: credential('an API key').optional(),
+  EUIPO_CLIENT_ID: credential('a client id').optional(),
+  EUIPO_CLIENT_SECRET: credential('a client secret').optional(),
+  EUIPO_ENVIRONMENT: z
+    .enum(['production', 'sandbox'], { error: 'must be production or sandbox' })
+    .default('production'),
+  EUIPO_TOKEN_URL: z.string().refine(isHttpUrl, 'must be an http:// or https:// URL').optional(),
+  REGISTER_MAX_ENTRY_MB: megabytes(DEFAULT_MAX_ENTRY_MB),
+  REGISTER_MAX_UNZIPPED_MB: megabytes(DEFAULT_MAX_UNZIPPED_MB),
 });
 
 /** A feed the scheduler syncs: `name`, or `name=URL` for a mirror of the office's location. */
@@ -198,6 +231,17 @@ export type Config = {
    * location. A secret: never logged nor repeated in a message.
    */
   usptoApiKey: string | undefined;
+  /** EUIPO's Trademark Search API client credentials (euipo-api); secrets, like usptoApiKey. */
+  euipoClientId: string | undefined;
+  euipoClientSecret: string | undefined;
+  /** Which of the API's environments euipo-api reads (EUIPO_ENVIRONMENT). */
+  euipoEnvironment: 'production' | 'sandbox';
+  /** The token endpoint, when not the environment's own (EUIPO_TOKEN_URL: a proxy, a test). */
+  euipoTokenUrl: string | undefined;
+  /** The most one entry of a feed's zip may unzip to, in bytes (REGISTER_MAX_ENTRY_MB). */
+  registerMaxEntryBytes: number;
+  /** The most all entries of one feed's zip may unzip to, in bytes (REGISTER_MAX_UNZIPPED_MB). */
+  registerMaxUnzippedBytes: number;
 };
 
 export class ConfigError extends Error {}
@@ -244,5 +288,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registerSyncAt: e.REGISTER_SYNC_AT,
     registerFeeds: e.REGISTER_FEEDS,
     usptoApiKey: e.USPTO_API_KEY,
+    euipoClientId: e.EUIPO_CLIENT_ID,
+    euipoClientSecret: e.EUIPO_CLIENT_SECRET,
+    euipoEnvironment: e.EUIPO_ENVIRONMENT,
+    euipoTokenUrl: e.EUIPO_TOKEN_URL,
+    registerMaxEntryBytes: e.REGISTER_MAX_ENTRY_MB * MIB,
+    registerMaxUnzippedBytes: e.REGISTER_MAX_UNZIPPED_MB * MIB,
   };
 }

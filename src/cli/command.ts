@@ -65,6 +65,11 @@ export type CommandContext<O extends OptionSpecs> = {
   positionals: string[];
   config: Config;
   logger: Logger;
+  /**
+   * Writes a line for the operator on stderr while the command runs (a sync's retry notice), beside
+   * the one-line error of a failure. Most commands write nothing there.
+   */
+  stderr: (text: string) => Promise<void>;
 };
 
 /**

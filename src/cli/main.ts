@@ -79,7 +79,7 @@ export async function main(
     // well writes nothing there. Long-running roles keep LOG_LEVEL's default, info.
     const quiet = command.kind === 'database' && !config.logLevelSet;
     logger = createLogger(quiet ? 'warn' : config.logLevel);
-    const context = { values, positionals, config, logger };
+    const context = { values, positionals, config, logger, stderr: io.stderr };
 
     if (command.kind === 'process') return await command.run(context);
 

@@ -21,21 +21,40 @@ export type HttpOptions = {
 };
 
 export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
-  connectTimeoutMs: 30_000,
+  // A server answers a connection in well under a second; ten is for a slow link. Longer only
+  // delays the one line that says an address cannot be reached (a sync once stayed silent 36 s).
+  connectTimeoutMs: 10_000,
   idleTimeoutMs: 60_000,
   retries: 3,
   backoffMs: 5_000,
 };
 
-/** A download that did not give the complete file. `retryable`: trying again may help. */
+/**
+ * A download that did not give the complete file. `retryable`: trying again may help; `status`: the
+ * HTTP status that refused it, if one did; `retryAfterMs`: how long the server asked to wait (its
+ * `Retry-After`, on a 429 or 503).
+ */
 export class DownloadError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'DownloadError';
   }
+}
+
+/** A server's Retry-After is honoured up to this; beyond it the back-off's own wait applies. */
+const MAX_RETRY_AFTER_MS = 15 * 60_000;
+
+/** `Retry-After` in seconds (the APIs' form) or as an HTTP date, in ms; undefined if neither. */
+function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  const ms = /^\d+$/.test(value.trim()) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, MAX_RETRY_AFTER_MS) : undefined;
 }
 
 /**
@@ -53,12 +72,34 @@ const MAX_REDIRECTS = 5;
 const stalled = new WeakMap<IncomingMessage, DownloadError>();
 const USER_AGENT = 'trademark-watch register sync';
 
+/**
+ * TLS errors a retry cannot change: the server's certificate is not one this machine trusts, or its
+ * chain lacks an intermediate certificate (Node does not fetch a missing one, as browsers do).
+ */
+const CERTIFICATE_ERRORS = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 /** Where a network error's message says more than its code, a sentence for the report. */
 function networkError(error: unknown): DownloadError {
   if (error instanceof DownloadError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   const message = (error as Error).message || String(error);
-  return new DownloadError(code && !message.includes(code) ? `${code}: ${message}` : message, true);
+  const text = code && !message.includes(code) ? `${code}: ${message}` : message;
+  if (code !== undefined && CERTIFICATE_ERRORS.has(code)) {
+    return new DownloadError(
+      `the server's TLS certificate cannot be verified (${text}); if its chain lacks an intermediate certificate, NODE_EXTRA_CA_CERTS can add it (docs/operations.md)`,
+      false,
+    );
+  }
+  return new DownloadError(text, true);
 }
 
 /**
@@ -134,7 +175,8 @@ function get(
       if (status !== 200) {
         response.resume();
         const retryable = status >= 500 || status === 429;
-        reject(new DownloadError(`HTTP ${status} from the server`, retryable));
+        const wait = retryAfterMs(response.headers['retry-after']);
+        reject(new DownloadError(`HTTP ${status} from the server`, retryable, status, wait));
         return;
       }
       // The idle time-out keeps watching the socket while the body streams.
@@ -143,11 +185,17 @@ function get(
   });
 }
 
-/** Runs `attempt` until it succeeds, fails for good, or the retries are used up. */
+/** Told before each retry: why the attempt failed, the retry's number (1 first) and its wait. */
+export type OnRetry = (error: DownloadError, retry: number, waitMs: number) => void;
+
+/**
+ * Runs `attempt` until it succeeds, fails for good, or the retries are used up. The error that ends
+ * it says how many attempts were made when there was more than one.
+ */
 export async function withRetries<T>(
   options: HttpOptions,
   attempt: () => Promise<T>,
-  onRetry?: (error: DownloadError, attemptNumber: number) => void,
+  onRetry?: OnRetry,
 ): Promise<T> {
   for (let n = 0; ; n++) {
     try {
@@ -155,8 +203,10 @@ export async function withRetries<T>(
     } catch (error) {
       const failure = networkError(error);
       if (!failure.retryable || n >= options.retries || options.signal?.aborted) throw failure;
-      onRetry?.(failure, n + 1);
-      await sleep(options.backoffMs * 2 ** n, undefined, { signal: options.signal });
+      // A server that says how long to wait (429, 503) is waited for, if longer than the back-off.
+      const waitMs = Math.max(options.backoffMs * 2 ** n, failure.retryAfterMs ?? 0);
+      onRetry?.(failure, n + 1, waitMs);
+      await sleep(waitMs, undefined, { signal: options.signal });
     }
   }
 }
@@ -176,7 +226,7 @@ export type Downloaded = { bytes: number; sha256: string };
 
 export type DownloadHooks = {
   onProgress?: (received: number, total: number | null) => void;
-  onRetry?: (error: DownloadError, attemptNumber: number) => void;
+  onRetry?: OnRetry;
   /** Headers for each request and redirect (an API key); none by default. */
   headersFor?: HeadersFor;
 };
@@ -230,8 +280,12 @@ export async function downloadToFile(
   }
 }
 
-/** A listing as read: its text and the media type the server gave it, if any. */
-export type FetchedText = { text: string; contentType: string | undefined };
+/** A listing as read: its text, the media type the server gave it, and the response's headers. */
+export type FetchedText = {
+  text: string;
+  contentType: string | undefined;
+  headers: IncomingMessage['headers'];
+};
 
 /**
  * A small text document (a listing), read whole, with the same time-outs and retries. It asks for
@@ -242,28 +296,34 @@ export async function fetchText(
   options: HttpOptions,
   maxBytes: number,
   headersFor: HeadersFor = noHeaders,
+  onRetry?: OnRetry,
 ): Promise<FetchedText> {
-  return withRetries(options, async () => {
-    const accept = 'application/json, text/html;q=0.9, */*;q=0.5';
-    const response = await get(url, options, headersFor, accept);
-    const chunks: Buffer[] = [];
-    let received = 0;
-    try {
-      for await (const chunk of response as AsyncIterable<Buffer>) {
-        received += chunk.length;
-        if (received > maxBytes) {
-          response.destroy();
-          throw new DownloadError(`the listing is larger than ${maxBytes} bytes`, false);
+  return withRetries(
+    options,
+    async () => {
+      const accept = 'application/json, text/html;q=0.9, */*;q=0.5';
+      const response = await get(url, options, headersFor, accept);
+      const chunks: Buffer[] = [];
+      let received = 0;
+      try {
+        for await (const chunk of response as AsyncIterable<Buffer>) {
+          received += chunk.length;
+          if (received > maxBytes) {
+            response.destroy();
+            throw new DownloadError(`the listing is larger than ${maxBytes} bytes`, false);
+          }
+          chunks.push(chunk);
         }
-        chunks.push(chunk);
+      } catch (error) {
+        throw stalled.get(response) ?? networkError(error);
       }
-    } catch (error) {
-      throw stalled.get(response) ?? networkError(error);
-    }
-    checkLength(response, received);
-    return {
-      text: Buffer.concat(chunks).toString('utf8'),
-      contentType: response.headers['content-type'],
-    };
-  });
+      checkLength(response, received);
+      return {
+        text: Buffer.concat(chunks).toString('utf8'),
+        contentType: response.headers['content-type'],
+        headers: response.headers,
+      };
+    },
+    onRetry,
+  );
 }

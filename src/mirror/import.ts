@@ -23,7 +23,8 @@ export type ImportSummary = {
 
 export type ImportOptions = {
   batchSize?: number;
-  onProgress?: (progress: ReadProgress & { fileIndex: number; fileCount: number }) => void;
+  /** `fileCount` is null when the files come one at a time (a zip's entries, as extracted). */
+  onProgress?: (progress: ReadProgress & { fileIndex: number; fileCount: number | null }) => void;
   /** Errors listed in the summary; further ones are counted in a last entry. */
   maxListedErrors?: number;
   /**
@@ -98,7 +99,7 @@ class EarlierBatchFailed extends Error {}
  */
 export async function importRecordFiles(
   db: Db,
-  paths: string[],
+  paths: readonly string[] | AsyncIterable<string>,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const batchSize = options.batchSize ?? 2000;
@@ -163,10 +164,16 @@ export async function importRecordFiles(
   };
 
   try {
-    for (const [fileIndex, path] of paths.entries()) {
+    const fileCount = Array.isArray(paths) ? paths.length : null;
+    let fileIndex = -1;
+    // One file at a time, even from an async source: the next one is asked for only once this
+    // one's records are all read (a zip's entry is removed when the next is extracted).
+    for await (const path of paths) {
+      fileIndex++;
+      const index = fileIndex;
       try {
         const items = readRecordFile(path, {
-          onProgress: (p) => options.onProgress?.({ ...p, fileIndex, fileCount: paths.length }),
+          onProgress: (p) => options.onProgress?.({ ...p, fileIndex: index, fileCount }),
         });
         for await (const item of items) {
           if ('record' in item) {

@@ -11,7 +11,7 @@ import {
 import { type Feed, findFeed } from '../register/feeds.ts';
 import { newWorkerId } from '../scan/scanner.ts';
 import type { HttpOptions } from './http-download.ts';
-import { apiKeyOf, FEED_LEASE_SECONDS, type SyncReport, syncFeed } from './sync.ts';
+import { FEED_LEASE_SECONDS, feedSettingsOf, type SyncReport, syncFeed } from './sync.ts';
 
 /** How a failed scheduled sync is tried again the same day. */
 export type RetryPolicy = {
@@ -100,11 +100,12 @@ async function runAttempt(
   let failure: string | null = null;
   // Only a failure that may pass is worth another attempt today (see onFileFailed).
   let retryable = false;
+  const { defaultUrl, ...settings } = feedSettingsOf(feed, context.config);
   try {
     report = await syncFeed(db, {
       feed,
-      url,
-      apiKey: apiKeyOf(feed, context.config),
+      url: url ?? defaultUrl ?? undefined,
+      ...settings,
       logger,
       http: context.http,
       signal,

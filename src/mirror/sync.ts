@@ -1,35 +1,50 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import { type Config, DEFAULT_MAX_ENTRY_MB, DEFAULT_MAX_UNZIPPED_MB } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import {
   claimFeedLease,
-  finishRegisterFile,
   listRegisterFiles,
   type RegisterFileRecord,
   releaseFeedLease,
   renewFeedLease,
-  startRegisterFile,
 } from '../data/repositories/register-files.ts';
 import { ApiError } from '../domain/errors.ts';
-import { type Feed, mayCarryApiKey } from '../register/feeds.ts';
+import {
+  EUIPO_API_LOCATIONS,
+  type Feed,
+  isSafeForSecrets,
+  mayCarryApiKey,
+} from '../register/feeds.ts';
 import { type ListedFile, parseListing } from '../register/listing.ts';
 import { newWorkerId } from '../scan/scanner.ts';
+import { syncEuipoApi } from './euipo-api.ts';
 import {
   DEFAULT_HTTP_OPTIONS,
-  DownloadError,
-  downloadToFile,
   fetchText,
   type HeadersFor,
   type HttpOptions,
 } from './http-download.ts';
-import { importRecordFiles } from './import.ts';
-import { extractZipEntries, ZipError } from './zip-entries.ts';
+import { type FileLoad, loadFile } from './load-file.ts';
+import {
+  displayUrl,
+  type EuipoCredentials,
+  FIRST_SYNC_DAYS,
+  oneLine,
+  type SyncFileReport,
+  type SyncOptions,
+  type SyncReport,
+} from './sync-types.ts';
+import type { UnzipLimits } from './zip-entries.ts';
 
-/** How many of the newest listed files the first sync of a feed loads when no --since is given. */
-export const FIRST_SYNC_FILES = 7;
+export {
+  FIRST_SYNC_DAYS,
+  INTERRUPTED,
+  type RetryNotice,
+  type SyncFileReport,
+  type SyncOptions,
+  type SyncProgress,
+  type SyncReport,
+} from './sync-types.ts';
+
 /**
  * An HTML listing is a few hundred links, the portal's JSON for a product every file it ever
  * published (a few hundred bytes each, some MB in all); anything far larger is not a listing.
@@ -38,179 +53,29 @@ const MAX_LISTING_BYTES = 20 * 1024 * 1024;
 /** The feed's lease; renewed every third of it while the sync works. */
 export const FEED_LEASE_SECONDS = 600;
 
-export type SyncFileReport = {
-  name: string;
-  status: 'loaded' | 'failed' | 'skipped';
-  bytes: number | null;
-  imported: number;
-  updated: number;
-  skipped: number;
-  errors: number;
-  reason?: string;
-};
-
-export type SyncReport = { feed: string; url: string; files: SyncFileReport[] };
-
-export type SyncProgress =
-  | { phase: 'download'; file: string; bytes: number; total: number | null }
-  | { phase: 'import'; file: string; bytes: number; total: number };
-
-export type SyncOptions = {
-  feed: Feed;
-  /** The listing's location; the feed's official one by default. */
-  url?: string | undefined;
-  /** YYYY-MM-DD: load the listed files dated from this day on. */
-  since?: string | undefined;
-  /**
-   * The key of the feed's official API (`feed.apiKey`, USPTO_API_KEY): sent only to the listing's
-   * origin (see mayCarryApiKey); never logged, never in a report or a message.
-   */
-  apiKey?: string | undefined;
-  logger: Logger;
-  http?: Partial<HttpOptions>;
-  onProgress?: (progress: SyncProgress) => void;
-  /**
-   * Told of each file that failed, and whether loading it again soon may succeed (`mayPass`: a
-   * network error, a time-out, a server error, a database error) or not (the server has no such
-   * file or refuses it, the archive is corrupt): the daily sync retries only for the former.
-   */
-  onFileFailed?: (file: string, mayPass: boolean) => void;
-  /** Who holds the feed's lease (a process id for the logs); a new one by default. */
-  holder?: string;
-  /**
-   * Stops the sync (the process is shutting down): the download in hand is cut, an import stops
-   * between two batches, the file is recorded as failed (interrupted) and no further file is begun.
-   */
-  signal?: AbortSignal | undefined;
-};
+const MIB = 1024 * 1024;
 
 /**
  * Which listed files this sync considers: from `since` on if given; on a feed's first sync the
- * newest FIRST_SYNC_FILES; afterwards every file from the oldest one the feed has recorded on,
- * so that new files and earlier failures are loaded and nothing older than the window is.
+ * files of the newest FIRST_SYNC_DAYS days; afterwards every file from the oldest day the feed has
+ * recorded on, so that new files and earlier failures are loaded and nothing older than the window
+ * is. A file of a full release (backfill) is considered only with `since`, or when the feed has
+ * recorded it already (a backfill file that failed is loaded again like any other).
  */
-function filesToConsider(
+export function filesToConsider(
   listed: ListedFile[],
   known: RegisterFileRecord[],
   since: string | undefined,
 ): ListedFile[] {
   if (since !== undefined) return listed.filter((file) => file.date >= since);
-  if (known.length === 0) return listed.slice(-FIRST_SYNC_FILES);
-  const start = known.reduce((min, row) => (row.fileDate < min ? row.fileDate : min), '9999');
-  return listed.filter((file) => file.date >= start);
-}
-
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-/** The reason recorded for a file whose load was stopped by the process shutting down. */
-export const INTERRUPTED = 'interrupted: the sync was stopped before the file was loaded';
-
-/**
- * Whether a file that failed this way may load if tried again in a while. Not when the server
- * answered that it has no such file or refuses it (404, 403…), nor when what it sent is not a
- * sound archive: the same request would get the same answer, and the office's download quota (per
- * file and key) would pay for it.
- */
-function mayPass(error: unknown): boolean {
-  if (error instanceof DownloadError) return error.retryable;
-  return !(error instanceof ZipError);
-}
-
-/** Downloads, verifies and imports one file; records the outcome. Never throws for the file. */
-async function loadFile(
-  db: Db,
-  feedName: string,
-  file: ListedFile,
-  http: HttpOptions,
-  headersFor: HeadersFor,
-  options: SyncOptions,
-): Promise<SyncFileReport> {
-  const { logger, onProgress } = options;
-  const { signal } = http;
-  await startRegisterFile(db, {
-    feed: feedName,
-    name: file.name,
-    url: file.url,
-    fileDate: file.date,
-  });
-  const dir = await mkdtemp(join(tmpdir(), 'tmwatch-sync-'));
-  let download: { bytes: number; sha256: string } | null = null;
-  try {
-    download = await downloadToFile(file.url, join(dir, 'download'), http, {
-      headersFor,
-      onProgress: (bytes, total) =>
-        onProgress?.({ phase: 'download', file: file.name, bytes, total }),
-      // Info, not a warning: a retry that succeeds is no failure, and a one-shot sync logs only
-      // warnings (its stderr stays empty when every file loads). A file that fails for good is.
-      onRetry: (error, attempt) =>
-        logger.info(
-          { feed: feedName, file: file.name, attempt, reason: error.message },
-          'retrying',
-        ),
-    });
-    const entries = await extractZipEntries(join(dir, 'download'), dir, signal);
-    await rm(join(dir, 'download'));
-    if (entries.length === 0) throw new ZipError('the zip archive holds no file');
-    const summary = await importRecordFiles(db, entries, {
-      // Records that do not say which day's version they are take the file's date.
-      asOf: file.date,
-      signal,
-      onProgress: ({ bytesRead, totalBytes }) =>
-        onProgress?.({ phase: 'import', file: file.name, bytes: bytesRead, total: totalBytes }),
-    });
-    const report: SyncFileReport = {
-      name: file.name,
-      status: 'loaded',
-      bytes: download.bytes,
-      imported: summary.imported,
-      updated: summary.updated,
-      skipped: summary.skipped,
-      errors: summary.errors.length,
-    };
-    await finishRegisterFile(db, feedName, file.name, {
-      status: 'loaded',
-      bytes: download.bytes,
-      sha256: download.sha256,
-      imported: summary.imported,
-      updated: summary.updated,
-      skipped: summary.skipped,
-      errors: summary.errors.length,
-      reason: null,
-    });
-    logger.info({ feed: feedName, ...report }, 'register file loaded');
-    return report;
-  } catch (error) {
-    // A broken file is reported and the sync goes on; its records already imported stay, and
-    // loading it again later upserts the same records (the importer is idempotent). A stopped
-    // sync's file is recorded the same way, so the next sync loads it again.
-    const reason = signal?.aborted
-      ? INTERRUPTED
-      : oneLine((error as Error).message || String(error));
-    await finishRegisterFile(db, feedName, file.name, {
-      status: 'failed',
-      bytes: download?.bytes ?? null,
-      sha256: download?.sha256 ?? null,
-      imported: null,
-      updated: null,
-      skipped: null,
-      errors: null,
-      reason,
-    });
-    logger.warn({ feed: feedName, file: file.name, reason }, 'register file failed');
-    options.onFileFailed?.(file.name, mayPass(error));
-    return {
-      name: file.name,
-      status: 'failed',
-      bytes: download?.bytes ?? null,
-      imported: 0,
-      updated: 0,
-      skipped: 0,
-      errors: 0,
-      reason,
-    };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+  const recorded = new Set(known.map((row) => row.name));
+  const updates = listed.filter((file) => !file.backfill || recorded.has(file.name));
+  if (known.length === 0) {
+    const days = [...new Set(updates.map((file) => file.date))].slice(-FIRST_SYNC_DAYS);
+    return updates.filter((file) => file.date >= (days[0] ?? '9999'));
   }
+  const start = known.reduce((min, row) => (row.fileDate < min ? row.fileDate : min), '9999');
+  return updates.filter((file) => file.date >= start);
 }
 
 function skippedReport(row: RegisterFileRecord): SyncFileReport {
@@ -230,9 +95,46 @@ export function registerFilesSeen(db: Db, feed?: string): Promise<RegisterFileRe
   return listRegisterFiles(db, feed);
 }
 
-/** The key the feed's official API wants, from the configuration (USPTO_API_KEY for the USPTO). */
-export function apiKeyOf(feed: Feed, config: Pick<Config, 'usptoApiKey'>): string | undefined {
-  return feed.apiKey?.variable === 'USPTO_API_KEY' ? config.usptoApiKey : undefined;
+type FeedConfig = Pick<
+  Config,
+  | 'usptoApiKey'
+  | 'euipoClientId'
+  | 'euipoClientSecret'
+  | 'euipoEnvironment'
+  | 'euipoTokenUrl'
+  | 'registerMaxEntryBytes'
+  | 'registerMaxUnzippedBytes'
+>;
+
+/** The unzip limits of the configuration (REGISTER_MAX_ENTRY_MB, REGISTER_MAX_UNZIPPED_MB). */
+export function unzipLimitsOf(config: FeedConfig): UnzipLimits {
+  return {
+    maxEntryBytes: config.registerMaxEntryBytes,
+    maxTotalBytes: config.registerMaxUnzippedBytes,
+  };
+}
+
+/**
+ * What a sync of `feed` takes from the configuration: the USPTO key (USPTO_API_KEY), EUIPO's client
+ * credentials and token endpoint (EUIPO_*), the unzip limits, and the location the feed reads when
+ * the operator gives none (euipo-api: the API of EUIPO_ENVIRONMENT).
+ */
+export function feedSettingsOf(
+  feed: Feed,
+  config: FeedConfig,
+): Pick<SyncOptions, 'apiKey' | 'euipo' | 'limits'> & { defaultUrl: string | null } {
+  const limits = unzipLimitsOf(config);
+  if (feed.kind === 'api') {
+    const where = EUIPO_API_LOCATIONS[config.euipoEnvironment];
+    const { euipoClientId: clientId, euipoClientSecret: clientSecret } = config;
+    const euipo: EuipoCredentials | undefined =
+      clientId !== undefined && clientSecret !== undefined
+        ? { clientId, clientSecret, tokenUrl: config.euipoTokenUrl ?? where.token }
+        : undefined;
+    return { euipo, limits, defaultUrl: where.api };
+  }
+  const apiKey = feed.apiKey?.variable === 'USPTO_API_KEY' ? config.usptoApiKey : undefined;
+  return { apiKey, limits, defaultUrl: feed.defaultUrl };
 }
 
 /** The key's header on the requests that may carry it (mayCarryApiKey), on no other. */
@@ -252,19 +154,20 @@ function listingFailure(feed: Feed, url: string, error: unknown): ApiError {
   }
   return new ApiError(
     'unavailable',
-    `cannot read the listing of feed ${feed.name} at ${url}: ${reason}`,
+    `cannot read the listing of feed ${feed.name} at ${displayUrl(url)}: ${reason}`,
   );
 }
 
 /**
- * One sync of a feed: reads its listing and loads, oldest first, every file of the window (see
- * filesToConsider) not loaded yet. Only one process syncs a feed at a time: a sync finding the
- * feed's lease held fails with a `conflict` error, and an unreadable listing with `unavailable`,
- * as does a sync of the feed's official API without its key (before any request).
+ * The location a sync reads, or the one-line error that says why it cannot start: no location at
+ * all (euipo-bulk), or the official API without its key or credentials (before any request).
  */
-export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport> {
-  const { feed, logger } = options;
+function checkedLocation(options: SyncOptions): string {
+  const { feed } = options;
   const url = options.url ?? feed.defaultUrl;
+  if (url === null) {
+    throw new ApiError('unavailable', `feed ${feed.name} has no location: ${feed.needs}`);
+  }
   const key = feed.apiKey;
   if (key && options.apiKey === undefined && new URL(url).origin === key.origin) {
     throw new ApiError(
@@ -272,7 +175,95 @@ export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport
       `feed ${feed.name} reads ${url}, which needs an API key: set ${key.variable} (the key of a USPTO.gov account, from the Open Data Portal), or point the feed at a mirror with --url or REGISTER_FEEDS=${feed.name}=URL`,
     );
   }
+  if (feed.kind === 'api') {
+    if (options.euipo === undefined) {
+      throw new ApiError('unavailable', `feed ${feed.name} cannot sync: ${feed.needs}`);
+    }
+    for (const [what, where] of [
+      ['API', url],
+      ['token endpoint', options.euipo.tokenUrl],
+    ]) {
+      if (!isSafeForSecrets(new URL(where as string))) {
+        throw new ApiError(
+          'unavailable',
+          `feed ${feed.name}: the ${what} at ${displayUrl(where as string)} is not HTTPS; the client credentials go only over HTTPS (or to this machine)`,
+        );
+      }
+    }
+  }
+  return url;
+}
+
+/** The listing, read and parsed; an unreadable one is an `unavailable` error naming the feed. */
+async function readListing(
+  options: SyncOptions,
+  url: string,
+  http: HttpOptions,
+  headersFor: HeadersFor,
+) {
+  const { feed } = options;
+  const attempts = http.retries + 1;
+  options.onProgress?.({ phase: 'listing', file: feed.name, bytes: 0, total: null });
+  try {
+    const { text, contentType } = await fetchText(
+      url,
+      http,
+      MAX_LISTING_BYTES,
+      headersFor,
+      (error, retry, waitMs) =>
+        options.onRetry?.({
+          what: `the listing of feed ${feed.name}`,
+          url: displayUrl(url),
+          reason: error.message,
+          attempt: retry + 1,
+          attempts,
+          waitMs,
+        }),
+    );
+    return parseListing(text, contentType, url, feed);
+  } catch (error) {
+    throw listingFailure(feed, url, error);
+  }
+}
+
+/** A feed of files: its listing, then every file of the window not loaded yet, oldest first. */
+async function syncFiles(db: Db, options: SyncOptions, url: string, http: HttpOptions) {
+  const { feed } = options;
   const headersFor = apiKeyHeaders(feed, url, options.apiKey);
+  const listed = await readListing(options, url, http, headersFor);
+  const known = await listRegisterFiles(db, feed.name);
+  const byName = new Map(known.map((row) => [row.name, row]));
+  const load: FileLoad = {
+    db,
+    feedName: feed.name,
+    http,
+    headersFor,
+    limits: options.limits ?? {
+      maxEntryBytes: DEFAULT_MAX_ENTRY_MB * MIB,
+      maxTotalBytes: DEFAULT_MAX_UNZIPPED_MB * MIB,
+    },
+    options,
+  };
+  const files: SyncFileReport[] = [];
+  for (const file of filesToConsider(listed, known, options.since)) {
+    if (http.signal?.aborted) break;
+    const row = byName.get(file.name);
+    if (row?.status === 'loaded') files.push(skippedReport(row));
+    else files.push(await loadFile(load, file));
+  }
+  return files;
+}
+
+/**
+ * One sync of a feed: a feed of files reads its listing and loads, oldest first, every file of the
+ * window (see filesToConsider) not loaded yet; an API feed asks for what changed since its last
+ * sync. Only one process syncs a feed at a time: a sync finding the feed's lease held fails with a
+ * `conflict` error, and an unreadable listing with `unavailable`, as does a sync of a feed that
+ * lacks its location, key or credentials (before any request).
+ */
+export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport> {
+  const { feed, logger } = options;
+  const url = checkedLocation(options);
   const http: HttpOptions = {
     ...DEFAULT_HTTP_OPTIONS,
     ...options.http,
@@ -291,23 +282,11 @@ export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport
     (FEED_LEASE_SECONDS * 1000) / 3,
   );
   try {
-    let listed: ListedFile[];
-    try {
-      const { text, contentType } = await fetchText(url, http, MAX_LISTING_BYTES, headersFor);
-      listed = parseListing(text, contentType, url, feed);
-    } catch (error) {
-      throw listingFailure(feed, url, error);
-    }
-    const known = await listRegisterFiles(db, feed.name);
-    const byName = new Map(known.map((row) => [row.name, row]));
-    const files: SyncFileReport[] = [];
-    for (const file of filesToConsider(listed, known, options.since)) {
-      if (http.signal?.aborted) break;
-      const row = byName.get(file.name);
-      if (row?.status === 'loaded') files.push(skippedReport(row));
-      else files.push(await loadFile(db, feed.name, file, http, headersFor, options));
-    }
-    return { feed: feed.name, url, files };
+    const files =
+      feed.kind === 'api'
+        ? await syncEuipoApi(db, options, url, http)
+        : await syncFiles(db, options, url, http);
+    return { feed: feed.name, url: displayUrl(url), files };
   } finally {
     clearInterval(renewal);
     await releaseFeedLease(db, feed.name, holder);

@@ -1,7 +1,10 @@
 import type { Feed } from './feeds.ts';
 
-/** One of a feed's files found in a listing. */
-export type ListedFile = { name: string; url: string; date: string };
+/**
+ * One of a feed's files found in a listing. `backfill`: a file of a full release, which only a
+ * backfill loads (see Feed.isBackfill).
+ */
+export type ListedFile = { name: string; url: string; date: string; backfill: boolean };
 
 /**
  * The shapes of listing a feed reads: a web server's HTML index page, or the JSON the USPTO Open
@@ -34,11 +37,18 @@ function resolveHttp(href: string, pageUrl: string): URL | null {
   return url;
 }
 
-/** Oldest first; files of one day by name. */
-function byDate(files: Map<string, ListedFile>): ListedFile[] {
-  return [...files.values()].sort((a, b) =>
-    a.date === b.date ? (a.name < b.name ? -1 : 1) : a.date < b.date ? -1 : 1,
-  );
+/** Oldest first; files of one day by the feed's rank (applicants before marks), then by name. */
+function byDate(files: Map<string, ListedFile>, feed: Feed): ListedFile[] {
+  const rank = (file: ListedFile) => feed.rank?.(file.name) ?? 0;
+  return [...files.values()].sort((a, b) => {
+    if (a.date !== b.date) return a.date < b.date ? -1 : 1;
+    if (rank(a) !== rank(b)) return rank(a) - rank(b);
+    return a.name < b.name ? -1 : 1;
+  });
+}
+
+function listed(feed: Feed, name: string, url: string, date: string): ListedFile {
+  return { name, url, date, backfill: feed.isBackfill?.(name) ?? false };
 }
 
 /**
@@ -60,9 +70,9 @@ export function parseHtmlListing(html: string, pageUrl: string, feed: Feed): Lis
     }
     const date = feed.fileDate(name);
     if (date === null || files.has(name)) continue;
-    files.set(name, { name, url: url.toString(), date });
+    files.set(name, listed(feed, name, url.toString(), date));
   }
-  return byDate(files);
+  return byDate(files, feed);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -120,9 +130,9 @@ export function parseOdpListing(text: string, pageUrl: string, feed: Feed): List
     if (date === null || files.has(fileName)) continue;
     const url = resolveHttp(fileDownloadURI.trim(), pageUrl);
     if (url === null) continue;
-    files.set(fileName, { name: fileName, url: url.toString(), date });
+    files.set(fileName, listed(feed, fileName, url.toString(), date));
   }
-  return byDate(files);
+  return byDate(files, feed);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer as createNetServer, type Socket } from 'node:net';
 import yazl from 'yazl';
 
 /**
@@ -238,9 +238,21 @@ export async function startFeedServer(): Promise<FeedServer> {
 
 /** A zip archive of the given files (name → path of its content), as an office's file is. */
 export function zipOf(entries: Record<string, string>, options: { compress?: boolean } = {}) {
+  const contents = Object.entries(entries).map(
+    ([name, path]) => [name, readFileSync(path)] as const,
+  );
+  return zipOfBuffers(Object.fromEntries(contents), options);
+}
+
+/** A zip archive of the given contents (name → bytes). */
+export function zipOfBuffers(
+  entries: Record<string, Buffer>,
+  options: { compress?: boolean } = {},
+) {
   const zip = new yazl.ZipFile();
-  for (const [name, path] of Object.entries(entries)) {
-    zip.addBuffer(readFileSync(path), name, { compress: options.compress ?? true });
+  for (const [name, content] of Object.entries(entries)) {
+    if (name.endsWith('/')) zip.addEmptyDirectory(name);
+    else zip.addBuffer(content, name, { compress: options.compress ?? true });
   }
   zip.end();
   const chunks: Buffer[] = [];
@@ -294,4 +306,13 @@ export async function startUnacceptingListener(): Promise<{ url: string; close()
   }
   close();
   throw new Error('the listener kept accepting connections: its accept queue never filled');
+}
+
+/** A port of this machine where nothing listens: connections to it are refused at once. */
+export async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

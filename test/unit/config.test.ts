@@ -40,6 +40,12 @@ describe('loadConfig', () => {
       registerSyncAt: '06:00',
       registerFeeds: [],
       usptoApiKey: undefined,
+      euipoClientId: undefined,
+      euipoClientSecret: undefined,
+      euipoEnvironment: 'production',
+      euipoTokenUrl: undefined,
+      registerMaxEntryBytes: 2048 * 1024 * 1024,
+      registerMaxUnzippedBytes: 20_480 * 1024 * 1024,
     });
   });
 
@@ -67,6 +73,12 @@ describe('loadConfig', () => {
       MAX_CONNECTIONS: '200',
       FAILED_AUTH_PER_MINUTE: '50',
       USPTO_API_KEY: 'odp-key-0123',
+      EUIPO_CLIENT_ID: 'euipo-client',
+      EUIPO_CLIENT_SECRET: 'euipo-secret',
+      EUIPO_ENVIRONMENT: 'sandbox',
+      EUIPO_TOKEN_URL: 'https://auth.example/oidc/accessToken',
+      REGISTER_MAX_ENTRY_MB: '64',
+      REGISTER_MAX_UNZIPPED_MB: '512',
     });
     assert.deepEqual(config, {
       port: 8080,
@@ -93,6 +105,12 @@ describe('loadConfig', () => {
       registerSyncAt: '23:05',
       registerFeeds: [{ name: 'uspto-daily', url: undefined }],
       usptoApiKey: 'odp-key-0123',
+      euipoClientId: 'euipo-client',
+      euipoClientSecret: 'euipo-secret',
+      euipoEnvironment: 'sandbox',
+      euipoTokenUrl: 'https://auth.example/oidc/accessToken',
+      registerMaxEntryBytes: 64 * 1024 * 1024,
+      registerMaxUnzippedBytes: 512 * 1024 * 1024,
     });
   });
 
@@ -121,6 +139,32 @@ describe('loadConfig', () => {
     const message = configError({ REGISTER_FEEDS: 'uspto-daily=ftp://u:secret@m/' }).message;
     assert.match(message, /REGISTER_FEEDS gives feed uspto-daily a URL that is not http\(s\)/);
     assert.doesNotMatch(message, /secret/);
+  });
+
+  it('REGISTER_FEEDS names every feed, and a feed without a default location must have a URL', () => {
+    assert.deepEqual(
+      loadConfig({
+        REGISTER_FEEDS: 'uspto-daily,cipo-weekly,euipo-bulk=https://m.example/euipo/,euipo-api',
+      }).registerFeeds.map((feed) => [feed.name, feed.url]),
+      [
+        ['uspto-daily', undefined],
+        ['cipo-weekly', undefined],
+        ['euipo-bulk', 'https://m.example/euipo/'],
+        ['euipo-api', undefined],
+      ],
+    );
+    assert.match(
+      configError({ REGISTER_FEEDS: 'euipo-bulk' }).message,
+      /REGISTER_FEEDS gives feed euipo-bulk no URL, and it has no default location: write euipo-bulk=URL/,
+    );
+  });
+
+  it('bad EUIPO client credentials are named, but their values (secrets) are not', () => {
+    for (const name of ['EUIPO_CLIENT_ID', 'EUIPO_CLIENT_SECRET']) {
+      const message = configError({ [name]: 'secret value\r\nX-Evil: 1' }).message;
+      assert.match(message, new RegExp(`${name} must be a client`));
+      assert.doesNotMatch(message, /secret value|X-Evil/);
+    }
   });
 
   it('a bad USPTO_API_KEY is named, but its value (a secret) is not', () => {
@@ -168,6 +212,11 @@ describe('loadConfig', () => {
     ['REGISTER_FEEDS', { REGISTER_FEEDS: 'euipo-daily' }],
     ['REGISTER_FEEDS', { REGISTER_FEEDS: 'uspto-daily,uspto-daily' }],
     ['USPTO_API_KEY', { USPTO_API_KEY: 'two words' }],
+    ['EUIPO_ENVIRONMENT', { EUIPO_ENVIRONMENT: 'staging' }],
+    ['EUIPO_TOKEN_URL', { EUIPO_TOKEN_URL: 'ftp://auth.example/token' }],
+    ['REGISTER_MAX_ENTRY_MB', { REGISTER_MAX_ENTRY_MB: '0' }],
+    ['REGISTER_MAX_ENTRY_MB', { REGISTER_MAX_ENTRY_MB: '1.5' }],
+    ['REGISTER_MAX_UNZIPPED_MB', { REGISTER_MAX_UNZIPPED_MB: 'lots' }],
   ];
   for (const [name, env] of BAD) {
     it(`a bad ${name} (${JSON.stringify(Object.values(env)[0])}) stops with a message naming ${name}`, () => {

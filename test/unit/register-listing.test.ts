@@ -17,12 +17,13 @@ describe('HTML listing of a feed', () => {
       <A HREF='/trademark/dailyxml/applications/apc260102.zip'>x</A>
       <a class="f" href=https://cdn.example/files/apc260103.zip>y</a>`;
     assert.deepEqual(parseHtmlListing(html, PAGE, usptoDaily), [
-      { name: 'apc260101.zip', url: `${PAGE}apc260101.zip`, date: '2026-01-01' },
-      { name: 'apc260102.zip', url: `${PAGE}apc260102.zip`, date: '2026-01-02' },
+      { name: 'apc260101.zip', url: `${PAGE}apc260101.zip`, date: '2026-01-01', backfill: false },
+      { name: 'apc260102.zip', url: `${PAGE}apc260102.zip`, date: '2026-01-02', backfill: false },
       {
         name: 'apc260103.zip',
         url: 'https://cdn.example/files/apc260103.zip',
         date: '2026-01-03',
+        backfill: false,
       },
     ]);
   });
@@ -90,8 +91,18 @@ describe('Open Data Portal listing of a feed', () => {
       entry('apc251231.zip', `${FILES}/2025/apc251231.zip`),
     );
     assert.deepEqual(parseOdpListing(json, API, usptoDaily), [
-      { name: 'apc251231.zip', url: `${FILES}/2025/apc251231.zip`, date: '2025-12-31' },
-      { name: 'apc260102.zip', url: `${FILES}/2026/apc260102.zip`, date: '2026-01-02' },
+      {
+        name: 'apc251231.zip',
+        url: `${FILES}/2025/apc251231.zip`,
+        date: '2025-12-31',
+        backfill: false,
+      },
+      {
+        name: 'apc260102.zip',
+        url: `${FILES}/2026/apc260102.zip`,
+        date: '2026-01-02',
+        backfill: false,
+      },
     ]);
   });
 

@@ -1,7 +1,7 @@
-import { apiKeyOf, type SyncReport, syncFeed } from '../../mirror/sync.ts';
+import { feedSettingsOf, type SyncReport, syncFeed } from '../../mirror/sync.ts';
 import { FEED_NAMES, findFeed, isHttpUrl } from '../../register/feeds.ts';
 import { defineCommand, UsageError } from '../command.ts';
-import { syncProgressBars } from '../sync-progress.ts';
+import { retryLine, syncProgressBars } from '../sync-progress.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -15,25 +15,25 @@ export const command = defineCommand({
   kind: 'database',
   name: 'registers sync',
   summary:
-    "Download the feed's register files not loaded yet and import them into the register mirror",
+    "Download the feed's register files not loaded yet (or the API's changes) and import them into the register mirror",
   options: {
     feed: {
       type: 'string',
       choices: FEED_NAMES,
       valueName: 'FEED',
-      description: `Which feed (default ${FEED_NAMES[0]})`,
+      description: `Which feed (default ${FEED_NAMES[0]}): ${FEED_NAMES.join(', ')}`,
     },
     url: {
       type: 'string',
       valueName: 'URL',
       description:
-        "Where the feed's listing is (a mirror), instead of the feed's URL in REGISTER_FEEDS or the office's location",
+        "Where the feed's listing is (a mirror; euipo-api: the API's base URL), instead of the feed's URL in REGISTER_FEEDS or the office's location",
     },
     since: {
       type: 'string',
       valueName: 'YYYY-MM-DD',
       description:
-        'Load the listed files dated from this day on (default on a first sync: the 7 newest)',
+        "Load the listed files dated from this day on, a full release's too (a backfill); euipo-api: the marks changed since (default on a first sync: the 7 newest days)",
     },
   },
   prints:
@@ -41,6 +41,8 @@ export const command = defineCommand({
   examples: [
     'tmwatch registers sync',
     'tmwatch registers sync --feed uspto-daily --since 2026-01-01',
+    'tmwatch registers sync --feed cipo-weekly',
+    'tmwatch registers sync --feed euipo-bulk --url http://mirror.example/euipo/',
     'tmwatch registers sync --url http://mirror.example/trtdxfap/',
   ],
   check: (values) => {
@@ -51,22 +53,29 @@ export const command = defineCommand({
       throw new UsageError(`--url must be an http:// or https:// URL (got "${values.url}")`);
     }
   },
-  run: async ({ db, values, config, logger }) => {
+  run: async ({ db, values, config, logger, stderr }) => {
     const feed = findFeed(values.feed ?? (FEED_NAMES[0] as string));
     if (!feed) throw new UsageError(`unknown feed "${values.feed}"`);
     // The location the operator gave the feed in REGISTER_FEEDS (a mirror), as the daily sync
     // reads it; --url wins over it, and the feed's official location is the fallback of both.
     const configured = config.registerFeeds.find((entry) => entry.name === feed.name)?.url;
+    const { defaultUrl, ...settings } = feedSettingsOf(feed, config);
     // Progress bars only on a terminal: stdout is the JSON report, so the bars go to stderr.
     const bars = syncProgressBars(process.stderr);
     try {
       return await syncFeed(db, {
         feed,
-        url: values.url ?? configured,
-        apiKey: apiKeyOf(feed, config),
+        url: values.url ?? configured ?? defaultUrl ?? undefined,
+        ...settings,
         since: values.since,
         logger,
         onProgress: bars?.onProgress,
+        // Whether or not stderr is a terminal: a sync waiting to try again says so at once.
+        onRetry: (notice) => {
+          const line = retryLine(notice);
+          if (bars) bars.log(line);
+          else void stderr(`${line}\n`);
+        },
       });
     } finally {
       bars?.stop();

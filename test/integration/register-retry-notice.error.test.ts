@@ -1,0 +1,107 @@
+// A sync whose server cannot be reached says so while it waits to try again (one line on stderr per
+// retry), instead of staying silent until its error: a sync to an unreachable address once wrote
+// nothing for 36 s.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import type { Db } from '../../src/data/db.ts';
+import { ApiError } from '../../src/domain/errors.ts';
+import type { RetryNotice } from '../../src/mirror/sync.ts';
+import { BIN, childEnv, freshInstallation, type Installation } from '../helpers/cli.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { closedPort, startUnacceptingListener } from '../helpers/feed-server.ts';
+import { sync, syncTestContext } from '../helpers/register-sync.ts';
+
+describe('register sync: telling of retries', () => {
+  const context = syncTestContext();
+  let db: Db;
+  before(() => {
+    db = context.db;
+  });
+
+  it('each retry of a refused connection is told: what, where (without a login), why, when and which attempt', async () => {
+    const port = await closedPort();
+    const notices: RetryNotice[] = [];
+    await assert.rejects(
+      sync(db, context.server, {
+        url: `http://mirror-user:mirror-pw@127.0.0.1:${port}/feed/`,
+        onRetry: (notice) => notices.push(notice),
+      }),
+      (error: unknown) =>
+        error instanceof ApiError &&
+        /^cannot read the listing of feed uspto-daily at http:\/\/127\.0\.0\.1:\d+\/feed\/: connect ECONNREFUSED/.test(
+          error.message,
+        ) &&
+        !error.message.includes('mirror-pw'),
+    );
+    assert.deepEqual(
+      notices.map((n) => [n.what, n.url, n.attempt, n.attempts, n.waitMs]),
+      [
+        ['the listing of feed uspto-daily', `http://127.0.0.1:${port}/feed/`, 2, 3, 10],
+        ['the listing of feed uspto-daily', `http://127.0.0.1:${port}/feed/`, 3, 3, 20],
+      ],
+    );
+    assert.match(notices[0]?.reason ?? '', /ECONNREFUSED/);
+  });
+
+  it('a server that never completes the connection is told after the connect time-out', async () => {
+    const listener = await startUnacceptingListener();
+    try {
+      const notices: RetryNotice[] = [];
+      await assert.rejects(
+        sync(db, context.server, {
+          url: listener.url,
+          http: { connectTimeoutMs: 200, idleTimeoutMs: 60_000, retries: 1, backoffMs: 10 },
+          onRetry: (notice) => notices.push(notice),
+        }),
+        /no connection within 200 ms/,
+      );
+      assert.deepEqual(
+        notices.map((n) => [n.reason, n.attempt, n.attempts]),
+        [['no connection within 200 ms', 2, 2]],
+      );
+    } finally {
+      listener.close();
+    }
+  });
+});
+
+describe('tmwatch registers sync to an address that refuses connections', () => {
+  let install: Installation;
+  before(async () => {
+    install = await freshInstallation();
+  });
+  after(() => install.cleanup());
+
+  it('writes one line on stderr while it waits to try again, not only at the end', async () => {
+    const port = await closedPort();
+    const child = spawn(BIN, ['registers', 'sync', '--url', `http://127.0.0.1:${port}/feed/`], {
+      env: childEnv({ ...install.env, LOG_LEVEL: undefined }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    const exited = new Promise((resolve) => child.once('close', resolve));
+    try {
+      const line = await eventually('the retry line', () =>
+        stderr.split('\n').find((text) => text.includes('trying again')),
+      );
+      assert.match(
+        line,
+        /^tmwatch: the listing of feed uspto-daily at http:\/\/127\.0\.0\.1:\d+\/feed\/: connect ECONNREFUSED 127\.0\.0\.1:\d+; trying again in 5 s \(attempt 2 of 4\)$/,
+      );
+      // Said during the back-off, while the command still runs: not with the final error.
+      assert.equal(child.exitCode, null, 'the command is still waiting to try again');
+      assert.equal(stdout, '');
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+});
