@@ -47,13 +47,16 @@ const DAY_MS = 86_400_000;
 /** The days a sync asks for: marks filed or changed from `from` on, recorded under `name`. */
 export type ApiWindow = { from: string; to: string; name: string };
 
+/** The day a window was asked on: the end of its name (`changes_FROM_TO`). */
+const windowEnd = (name: string) => /_(\d{4}-\d{2}-\d{2})$/.exec(name)?.[1] ?? null;
+
 /**
  * Which days this sync asks for (`updateDate>=from`), as the window's row in register_files: from
- * `since` if given; else from the day the last loaded window was asked (updateDate is a day, so
+ * `since` if given; else from the day the last loaded window was asked on (updateDate is a day, so
  * that day is asked again: what changed later that day is not missed); else, after windows that
  * all failed, from the oldest of them (what they missed); on the first sync, the last
- * FIRST_SYNC_DAYS days. A window is named by its days, so that a second sync on the same day with
- * the same start is the same window, already loaded.
+ * FIRST_SYNC_DAYS days. A window is named by its days: asked again on the same day, it is the same
+ * row, loaded again (what changed since is asked for, never skipped as a loaded file is).
  */
 export function apiWindow(
   known: RegisterFileRecord[],
@@ -61,9 +64,9 @@ export function apiWindow(
   now: Date,
 ): ApiWindow {
   const to = now.toISOString().slice(0, 10);
-  const loaded = known.filter((row) => row.status === 'loaded' && row.startedAt !== null);
-  const lastLoaded = loaded
-    .map((row) => (row.startedAt as string).slice(0, 10))
+  const ends = known.filter((row) => row.status === 'loaded').map((row) => windowEnd(row.name));
+  const lastLoaded = ends
+    .filter((end): end is string => end !== null)
     .sort()
     .at(-1);
   const oldestFailed = known.map((row) => row.fileDate).sort()[0];
@@ -74,14 +77,16 @@ export function apiWindow(
 
 type Token = { value: string; expiresAt: number };
 
+/** A failure of the token endpoint, told apart from the API's own answers. */
+class TokenError extends DownloadError {}
+
 /** Reads a response body up to `max` bytes: a token endpoint that sends more is not one. */
 async function boundedText(response: Response, max: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of response.body ?? []) {
     size += chunk.length;
-    if (size > max)
-      throw new DownloadError(`the token endpoint's answer is over ${max} bytes`, false);
+    if (size > max) throw new TokenError(`the token endpoint's answer is over ${max} bytes`, false);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -95,7 +100,7 @@ function tokenRefused(response: Response): DownloadError {
       ? ': the client credentials were refused (check EUIPO_CLIENT_ID and EUIPO_CLIENT_SECRET, and EUIPO_ENVIRONMENT: sandbox and production credentials differ)'
       : '';
   const wait = Number(response.headers.get('retry-after'));
-  return new DownloadError(
+  return new TokenError(
     `HTTP ${status} from the token endpoint${hint}`,
     status >= 500 || status === 429,
     status,
@@ -128,7 +133,7 @@ async function requestToken(credentials: EuipoCredentials, http: HttpOptions): P
       });
     } catch (error) {
       const cause = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
-      throw new DownloadError(`the token endpoint cannot be reached (${cause})`, true);
+      throw new TokenError(`the token endpoint cannot be reached (${cause})`, true);
     }
     if (response.status !== 200) {
       await response.body?.cancel();
@@ -139,10 +144,10 @@ async function requestToken(credentials: EuipoCredentials, http: HttpOptions): P
       json = JSON.parse(await boundedText(response, MAX_TOKEN_BYTES));
     } catch (error) {
       if (error instanceof DownloadError) throw error;
-      throw new DownloadError('the token endpoint did not answer JSON', false);
+      throw new TokenError('the token endpoint did not answer JSON', false);
     }
     if (typeof json.access_token !== 'string' || json.access_token === '') {
-      throw new DownloadError('the token endpoint gave no access_token', false);
+      throw new TokenError('the token endpoint gave no access_token', false);
     }
     const lifeMs = typeof json.expires_in === 'number' ? json.expires_in * 1000 : 0;
     return { value: json.access_token, expiresAt: Date.now() + lifeMs - TOKEN_MARGIN_MS };
@@ -213,7 +218,13 @@ class EuipoClient {
     try {
       return await get(false);
     } catch (error) {
-      if (!(error instanceof DownloadError) || error.status !== 401) throw explained(error);
+      if (
+        !(error instanceof DownloadError) ||
+        error instanceof TokenError ||
+        error.status !== 401
+      ) {
+        throw explained(error);
+      }
       return await get(true).catch((again: unknown) => {
         throw explained(again);
       });
@@ -223,7 +234,8 @@ class EuipoClient {
 
 /** An API refusal with what the operator can do about it. */
 function explained(error: unknown): unknown {
-  if (!(error instanceof DownloadError) || error.status === undefined) return error;
+  if (!(error instanceof DownloadError) || error instanceof TokenError) return error;
+  if (error.status === undefined) return error;
   const hint =
     error.status === 401
       ? ' (the API refused the token: check EUIPO_CLIENT_ID and EUIPO_CLIENT_SECRET)'
@@ -338,21 +350,7 @@ export async function syncEuipoApi(
 ): Promise<SyncFileReport[]> {
   const credentials = options.euipo as EuipoCredentials;
   const known = await listRegisterFiles(db, 'euipo-api');
-  const window = apiWindow(known, options.since, new Date());
-  const row = known.find((file) => file.name === window.name);
-  if (row?.status === 'loaded') {
-    return [
-      {
-        name: row.name,
-        status: 'skipped',
-        bytes: row.bytes,
-        imported: 0,
-        updated: 0,
-        skipped: 0,
-        errors: 0,
-      },
-    ];
-  }
+  const window = apiWindow(known, options.since, (options.now ?? (() => new Date()))());
   const client = new EuipoClient(credentials, base, http, options);
   await startRegisterFile(db, {
     feed: 'euipo-api',

@@ -110,6 +110,7 @@ async function runAttempt(
       http: context.http,
       signal,
       holder: attempt.holder,
+      now: context.now,
       onFileFailed: (_, mayPass) => {
         retryable ||= mayPass;
       },

@@ -71,6 +71,8 @@ export type SyncOptions = {
    * only for the former.
    */
   onFileFailed?: (file: string, mayPass: boolean) => void;
+  /** The clock (the API's window of days); tests set the day. */
+  now?: () => Date;
   /** Who holds the feed's lease (a process id for the logs); a new one by default. */
   holder?: string;
   /**
