@@ -1,7 +1,10 @@
 // The register sync's HTTP client on its own (src/mirror/http-download.ts): each time-out and the
 // back-off between attempts, against local servers that misbehave on purpose. No database.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -111,4 +114,63 @@ describe('register downloads: time-outs and back-off', () => {
     assert.deepEqual(outcome.retries, [1, 2]);
     assert.ok(outcome.ms >= 200 + 400, `waited 200 then 400 ms: ${outcome.ms} ms`);
   });
+
+  it(
+    'a server whose certificate cannot be verified fails at once, saying how to add a missing intermediate',
+    BOUND,
+    async (t) => {
+      const keyPath = join(dir, 'key.pem');
+      const certPath = join(dir, 'cert.pem');
+      try {
+        execFileSync(
+          'openssl',
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'ec',
+            '-pkeyopt',
+            'ec_paramgen_curve:prime256v1',
+            '-nodes',
+            '-keyout',
+            keyPath,
+            '-out',
+            certPath,
+            '-days',
+            '1',
+            '-subj',
+            '/CN=127.0.0.1',
+          ],
+          { stdio: 'ignore' },
+        );
+      } catch {
+        t.skip('openssl is not installed: no certificate to serve');
+        return;
+      }
+      let requests = 0;
+      const server = createHttpsServer(
+        { key: readFileSync(keyPath), cert: readFileSync(certPath) },
+        (_request, response) => {
+          requests++;
+          response.end('zip');
+        },
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const outcome = await download(`https://127.0.0.1:${port}/apc260101.zip`, {});
+        assert.ok(outcome.error instanceof DownloadError, String(outcome.error));
+        assert.equal(outcome.error.retryable, false);
+        assert.match(
+          outcome.error.message,
+          /^the server's TLS certificate cannot be verified \(DEPTH_ZERO_SELF_SIGNED_CERT.*NODE_EXTRA_CA_CERTS/,
+        );
+        assert.deepEqual(outcome.retries, [], 'not retried');
+        assert.equal(requests, 0, 'nothing was asked of a server not trusted');
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
 });

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { main } from '../../src/cli/main.ts';
 import { BIN, childEnv, printedObject, tmwatch } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { type FeedServer, startFeedServer } from '../helpers/feed-server.ts';
+import { type FeedServer, startFeedServer, zipOfBuffers } from '../helpers/feed-server.ts';
 import { SEED_ZIP } from '../helpers/register-sync.ts';
 
 /** util-linux's script(1): runs a command on a pseudo-terminal of its own. */
@@ -138,6 +138,53 @@ describe('tmwatch registers sync|list', () => {
       );
     });
   }
+
+  const CANNOT_START: [string, string[], RegExp][] = [
+    [
+      'euipo-bulk without a location (EUIPO publishes none)',
+      ['--feed', 'euipo-bulk'],
+      /^tmwatch: feed euipo-bulk has no location: EUIPO publishes no location a program can read: give the listing of a mirror with --url or REGISTER_FEEDS=euipo-bulk=URL\n$/,
+    ],
+    [
+      'euipo-api without its client credentials',
+      ['--feed', 'euipo-api'],
+      /^tmwatch: feed euipo-api cannot sync: the Trademark Search API wants OAuth2 client credentials: set EUIPO_CLIENT_ID and EUIPO_CLIENT_SECRET .*\n$/,
+    ],
+  ];
+  for (const [what, args, message] of CANNOT_START) {
+    it(`${what} is one line on stderr, exit 1, before any request`, async () => {
+      const result = await run('registers', 'sync', ...args);
+      assert.equal(result.status, 1);
+      assert.equal(result.stdout, '');
+      assert.match(result.stderr, message);
+    });
+  }
+
+  it('REGISTER_MAX_ENTRY_MB bounds what a zip may unzip to: over it, the file fails with the reason (exit 1)', async () => {
+    const bomb = await zipOfBuffers({ 'apc.xml': Buffer.alloc(3 * 1024 * 1024, ' ') });
+    server.files.set('apc260105.zip', { kind: 'file', body: bomb });
+    const result = await runWith(
+      { REGISTER_MAX_ENTRY_MB: '1' },
+      'registers',
+      'sync',
+      '--url',
+      server.url,
+    );
+    assert.equal(result.status, 1);
+    const report = JSON.parse(result.stdout);
+    assert.deepEqual(report.files.at(-1), {
+      name: 'apc260105.zip',
+      status: 'failed',
+      bytes: bomb.length,
+      imported: 0,
+      updated: 0,
+      skipped: 0,
+      errors: 0,
+      reason:
+        'apc.xml unzips to 3145728 bytes, over the limit of 1 MB per entry (REGISTER_MAX_ENTRY_MB)',
+    });
+    server.files.delete('apc260105.zip');
+  });
 
   const USAGE: [string, string[], RegExp][] = [
     ['a --since that is not a date', ['--since', '2026-02-30'], /--since must be a date/],
