@@ -43,6 +43,8 @@ type CaseFile = {
   markDrawingCode: string | null;
   internationalRegistrationNumber: string | null;
   internationalCodes: string[];
+  /** Each `<classification>`: its international codes and its primary (prime) code. */
+  classifications: { codes: string[]; primary: string | null }[];
   owners: Owner[];
   /** `<case-file-statement>`s: type code and text, in file order. */
   statements: { type: string; text: string | null }[];
@@ -76,12 +78,14 @@ const newCaseFile = (line: number, actionKey: string | null): CaseFile => ({
   markDrawingCode: null,
   internationalRegistrationNumber: null,
   internationalCodes: [],
+  classifications: [],
   owners: [],
   statements: [],
   error: null,
 });
 
 const OWNER_PATH = 'case-file-owners/case-file-owner';
+const CLASSIFICATION_PATH = 'classifications/classification';
 
 function lastOwner(cf: CaseFile): Owner {
   const owner = cf.owners.at(-1);
@@ -130,8 +134,13 @@ const FIELDS: Readonly<Record<string, (cf: CaseFile, value: string) => void>> = 
   'international-registration/international-registration-number': (cf, v) => {
     cf.internationalRegistrationNumber = v;
   },
-  'classifications/classification/international-code': (cf, v) => {
+  [`${CLASSIFICATION_PATH}/international-code`]: (cf, v) => {
     cf.internationalCodes.push(v);
+    cf.classifications.at(-1)?.codes.push(v);
+  },
+  [`${CLASSIFICATION_PATH}/primary-code`]: (cf, v) => {
+    const last = cf.classifications.at(-1);
+    if (last !== undefined) last.primary = v.trim();
   },
   'case-file-statements/case-file-statement/type-code': (cf, v) => {
     cf.statements.push({ type: v.trim(), text: null });
@@ -228,6 +237,41 @@ export function niceClass(code: string): number | null {
   return n >= 1 && n <= 45 ? n : null;
 }
 
+/** `GS0091`: goods and services (GS), prime class 009, 1 (the text) or 3 (with "less goods"). */
+const GOODS_TYPE = /^GS(\d{3})[13]$/;
+
+/**
+ * The Nice class of a goods statement of prime class `prime`. The prime class is the primary code
+ * of a `<classification>`: a Nice class for applications under the Nice system, a US class for
+ * older ones (`GS0251` LOCKS… in the classification of US class 025, international codes 006 and
+ * 020). So the statement's Nice class is the prime class when that classification lists it among
+ * its international codes, or the classification's one Nice class; where it lists several, or
+ * none, the text is not tied to a class and none is guessed.
+ */
+function goodsClass(cf: CaseFile, prime: number, classes: readonly number[]): number | null {
+  const group = cf.classifications.find((c) => c.primary !== null && int(c.primary) === prime);
+  if (group === undefined) return classes.includes(prime) ? prime : null;
+  const nice = [...new Set(group.codes.map(niceClass).filter((n): n is number => n !== null))];
+  if (nice.includes(prime)) return prime;
+  return nice.length === 1 ? (nice[0] as number) : null;
+}
+
+/**
+ * The goods and services statements (type GS…) with their Nice class, in English: the USPTO takes
+ * identifications of goods in English only (37 CFR 2.32(a)(6)), so the language is no guess.
+ */
+function usptoGoods(cf: CaseFile, classes: readonly number[]) {
+  const goods: { class: number; text: string; language: string }[] = [];
+  for (const st of cf.statements) {
+    const m = GOODS_TYPE.exec(st.type);
+    const text = st.text?.replace(/\s+/g, ' ').trim() ?? '';
+    if (m === null || text === '') continue;
+    const niceClassOf = goodsClass(cf, Number(m[1]), classes);
+    if (niceClassOf !== null) goods.push({ class: niceClassOf, text, language: 'en' });
+  }
+  return goods;
+}
+
 function mapCaseFile(cf: CaseFile, file: string): RecordItem {
   const { line } = cf;
   const fail = (error: string): RecordItem => ({ file, line, error });
@@ -305,6 +349,7 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
       status: status.word,
       classes,
       logoUrl: null,
+      goods: usptoGoods(cf, classes),
     },
     rawPayload,
   );
@@ -466,6 +511,7 @@ function onOpen(ctx: XmlContext, st: ParseState, name: string): void {
   st.path.push(name);
   const key = st.path.join('/');
   if (key === OWNER_PATH) current.owners.push(newOwner());
+  else if (key === CLASSIFICATION_PATH) current.classifications.push({ codes: [], primary: null });
   if (Object.hasOwn(FIELDS, key)) {
     st.capture = key;
     st.text = '';
