@@ -35,13 +35,36 @@ export type RegisterRecord = {
    */
   classes: number[];
   logoUrl: string | null;
+  /**
+   * The goods and services texts the office publishes, one per class and text: in English where
+   * the office gives English, else in the first language it gives, with that language's code
+   * (ISO 639-1, lower case; null where the source does not say). Empty when the source publishes
+   * none, or none it ties to a Nice class: a text is never assigned to a class the source does
+   * not give it.
+   */
+  goods: GoodsText[];
   /** What the hit keeps verbatim: the JSON Lines object as read, or a reader's compact summary. */
   rawPayload: Record<string, unknown>;
+  /**
+   * The office's own key of the owner, where the source names the owner by key only (EUIPO's bulk
+   * files: `ApplicantKey/Identifier`). The importer fills `ownerName` and `ownerCountryCode` from
+   * the office's applicant records held in the mirror, now or when they are loaded. Absent
+   * otherwise.
+   */
+  ownerKey?: string;
 };
+
+/** One goods and services text of a record (RegisterRecord.goods). */
+export type GoodsText = { niceClass: number; text: string; language: string | null };
 
 export type RecordParseResult = { ok: true; record: RegisterRecord } | { ok: false; error: string };
 
 const MAX_TEXT = 1000;
+/**
+ * Characters of one goods and services text. The offices' longest run to tens of thousands (a
+ * USPTO identification can list hundreds of goods); a text over this is refused with its record.
+ */
+export const MAX_GOODS_TEXT = 100_000;
 
 /** ISO 8601 date, or date-time with optional seconds, fraction and offset. */
 const ISO_RE =
@@ -167,11 +190,28 @@ const sortedUnique = <T extends string | number>(values: readonly T[]): T[] =>
 // Text from a register reaches plain-text e-mails, pages and logs: a CR/LF or a bidirectional
 // override in a mark text or an owner name would shape them (`ACME\r\nBcc: x@example.com`), so the
 // record is refused, with the reason, and the rest of the file loads.
-const shownText = () =>
-  text().check((ctx) => {
+const shownText = (max = MAX_TEXT) =>
+  text(max).check((ctx) => {
     const reason = lineTextReason(ctx.value);
     if (reason !== null) ctx.issues.push({ code: 'custom', message: reason, input: ctx.value });
   });
+
+const LANGUAGE_MESSAGE = 'must be a two- or three-letter ISO 639 language code';
+const language = z
+  .string(need('a language code'))
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z]{2,3}$/, { error: LANGUAGE_MESSAGE });
+
+/** `goods` as the JSON Lines format writes it: `[{ "class": 9, "text": "…", "language": "en" }]`. */
+const goodsList = z.array(
+  z.object({
+    class: niceClass,
+    text: shownText(MAX_GOODS_TEXT),
+    language: language.nullable().optional(),
+  }),
+  need('an array of goods texts ({ "class", "text", "language" })'),
+);
 
 /** The fields of one normalized record, as written in a JSON Lines file. Unknown keys pass. */
 export const registerRecordSchema = z
@@ -194,6 +234,7 @@ export const registerRecordSchema = z
       .max(2000, 'must be at most 2000 characters')
       .nullable()
       .optional(),
+    goods: goodsList.nullable().optional(),
   })
   .superRefine((value, ctx) => {
     const count = value.designations?.length ?? 0;
@@ -277,6 +318,33 @@ function plainOptionalInstant(value: unknown): string | null | undefined {
 
 const logoUrlSchema = registerRecordSchema.shape.logoUrl;
 
+const isLowerLetter = (code: number) => code >= 97 && code <= 122;
+
+function isPlainLanguage(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length < 2 || value.length > 3) return false;
+  for (let i = 0; i < value.length; i++) if (!isLowerLetter(value.charCodeAt(i))) return false;
+  return true;
+}
+
+/** The goods the schema would make of `given`, or undefined when the schema has to look. */
+function plainGoods(given: unknown): GoodsText[] | undefined {
+  if (given === undefined || given === null) return [];
+  if (!Array.isArray(given)) return undefined;
+  const goods: GoodsText[] = [];
+  for (let i = 0; i < given.length; i++) {
+    const g = given[i];
+    if (!isPlainObject(g)) return undefined;
+    const c = g.class;
+    if (typeof c !== 'number' || !Number.isInteger(c) || c < 1 || c > 45) return undefined;
+    const text = plainText(g.text, MAX_GOODS_TEXT);
+    if (text === null || lineTextReason(text) !== null) return undefined;
+    const lang = g.language;
+    if (lang !== undefined && lang !== null && !isPlainLanguage(lang)) return undefined;
+    goods.push({ niceClass: c, text, language: lang ?? null });
+  }
+  return goods;
+}
+
 /** The record the schema would make of `input`, or null when the schema has to look at it. */
 function fastRecord(
   input: Record<string, unknown>,
@@ -330,6 +398,8 @@ function fastRecord(
     const c = classes[i];
     if (typeof c !== 'number' || !Number.isInteger(c) || c < 1 || c > 45) return null;
   }
+  const goods = plainGoods(input.goods);
+  if (goods === undefined) return null;
   let logoUrl: string | null = null;
   if (input.logoUrl !== undefined && input.logoUrl !== null) {
     // The URL check is Zod's own (trimming, parsing): the field's schema alone decides it.
@@ -351,6 +421,7 @@ function fastRecord(
     status,
     classes: sortedUniqueOf(classes as number[]),
     logoUrl,
+    goods,
     rawPayload,
   };
 }
@@ -395,6 +466,11 @@ export function parseWithSchema(
       status: v.status,
       classes: sortedUnique(v.classes),
       logoUrl: v.logoUrl ?? null,
+      goods: (v.goods ?? []).map((g) => ({
+        niceClass: g.class,
+        text: g.text,
+        language: g.language ?? null,
+      })),
       rawPayload,
     },
   };

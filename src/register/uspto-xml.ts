@@ -1,7 +1,7 @@
-import { SaxesParser } from 'saxes';
 import { tokens } from '../matching/normalize.ts';
 import { parseRegisterRecord, type RecordItem, toIsoInstant } from './record.ts';
 import { usptoStatus } from './uspto-status.ts';
+import { readXml, type XmlContext, type XmlReader } from './xml-driver.ts';
 
 /** `rawPayload.source` of every record read from the USPTO daily/annual XML. */
 export const USPTO_XML_SOURCE = 'uspto-trademark-applications-daily';
@@ -43,6 +43,8 @@ type CaseFile = {
   markDrawingCode: string | null;
   internationalRegistrationNumber: string | null;
   internationalCodes: string[];
+  /** Each `<classification>`: its international codes and its primary (prime) code. */
+  classifications: { codes: string[]; primary: string | null }[];
   owners: Owner[];
   /** `<case-file-statement>`s: type code and text, in file order. */
   statements: { type: string; text: string | null }[];
@@ -76,12 +78,14 @@ const newCaseFile = (line: number, actionKey: string | null): CaseFile => ({
   markDrawingCode: null,
   internationalRegistrationNumber: null,
   internationalCodes: [],
+  classifications: [],
   owners: [],
   statements: [],
   error: null,
 });
 
 const OWNER_PATH = 'case-file-owners/case-file-owner';
+const CLASSIFICATION_PATH = 'classifications/classification';
 
 function lastOwner(cf: CaseFile): Owner {
   const owner = cf.owners.at(-1);
@@ -130,8 +134,13 @@ const FIELDS: Readonly<Record<string, (cf: CaseFile, value: string) => void>> = 
   'international-registration/international-registration-number': (cf, v) => {
     cf.internationalRegistrationNumber = v;
   },
-  'classifications/classification/international-code': (cf, v) => {
+  [`${CLASSIFICATION_PATH}/international-code`]: (cf, v) => {
     cf.internationalCodes.push(v);
+    cf.classifications.at(-1)?.codes.push(v);
+  },
+  [`${CLASSIFICATION_PATH}/primary-code`]: (cf, v) => {
+    const last = cf.classifications.at(-1);
+    if (last !== undefined) last.primary = v.trim();
   },
   'case-file-statements/case-file-statement/type-code': (cf, v) => {
     cf.statements.push({ type: v.trim(), text: null });
@@ -228,6 +237,41 @@ export function niceClass(code: string): number | null {
   return n >= 1 && n <= 45 ? n : null;
 }
 
+/** `GS0091`: goods and services (GS), prime class 009, 1 (the text) or 3 (with "less goods"). */
+const GOODS_TYPE = /^GS(\d{3})[13]$/;
+
+/**
+ * The Nice class of a goods statement of prime class `prime`. The prime class is the primary code
+ * of a `<classification>`: a Nice class for applications under the Nice system, a US class for
+ * older ones (`GS0251` LOCKS… in the classification of US class 025, international codes 006 and
+ * 020). So the statement's Nice class is the prime class when that classification lists it among
+ * its international codes, or the classification's one Nice class; where it lists several, or
+ * none, the text is not tied to a class and none is guessed.
+ */
+function goodsClass(cf: CaseFile, prime: number, classes: readonly number[]): number | null {
+  const group = cf.classifications.find((c) => c.primary !== null && int(c.primary) === prime);
+  if (group === undefined) return classes.includes(prime) ? prime : null;
+  const nice = [...new Set(group.codes.map(niceClass).filter((n): n is number => n !== null))];
+  if (nice.includes(prime)) return prime;
+  return nice.length === 1 ? (nice[0] as number) : null;
+}
+
+/**
+ * The goods and services statements (type GS…) with their Nice class, in English: the USPTO takes
+ * identifications of goods in English only (37 CFR 2.32(a)(6)), so the language is no guess.
+ */
+function usptoGoods(cf: CaseFile, classes: readonly number[]) {
+  const goods: { class: number; text: string; language: string }[] = [];
+  for (const st of cf.statements) {
+    const m = GOODS_TYPE.exec(st.type);
+    const text = st.text?.replace(/\s+/g, ' ').trim() ?? '';
+    if (m === null || text === '') continue;
+    const niceClassOf = goodsClass(cf, Number(m[1]), classes);
+    if (niceClassOf !== null) goods.push({ class: niceClassOf, text, language: 'en' });
+  }
+  return goods;
+}
+
 function mapCaseFile(cf: CaseFile, file: string): RecordItem {
   const { line } = cf;
   const fail = (error: string): RecordItem => ({ file, line, error });
@@ -305,6 +349,7 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
       status: status.word,
       classes,
       logoUrl: null,
+      goods: usptoGoods(cf, classes),
     },
     rawPayload,
   );
@@ -373,9 +418,7 @@ type ParseState = {
   depth: number;
   /** Not a USPTO file: nothing more is read. */
   stopped: boolean;
-  /** Inside parser.close(), whose unclosed-tag complaints are summed up afterwards. */
-  ending: boolean;
-  /** saxes met an unmatched close tag and closed every open element (see the error handler). */
+  /** saxes met an unmatched close tag and closed every open element (see onError). */
   collapsed: boolean;
   current: CaseFile | null;
   /** Element names below the current <case-file>. */
@@ -391,10 +434,193 @@ type ParseState = {
   gapOverflowReported: boolean;
 };
 
-/** saxes says `12:5: unexpected close tag.`; the import report gets a sentence. */
-function describeXmlError(message: string): string {
-  const m = /^(\d+):(\d+): (.*)$/s.exec(message);
-  return m ? `malformed XML at line ${m[1]}, column ${m[2]}: ${m[3]}` : `malformed XML: ${message}`;
+const newParseState = (): ParseState => ({
+  root: null,
+  depth: 0,
+  stopped: false,
+  collapsed: false,
+  current: null,
+  path: [],
+  capture: null,
+  text: '',
+  actionKey: null,
+  lastErrorLine: -1,
+  expanded: 0,
+  gapOverflowReported: false,
+});
+
+const EXPANSION_MESSAGE = `entity references expand to more than ${MAX_ENTITY_EXPANSION} characters`;
+
+/**
+ * Each entity the internal DTD declares becomes a getter that counts what it adds: past the budget
+ * it expands to nothing and the record it is in is refused, so memory stays bounded while parsing.
+ */
+function declareEntities(ctx: XmlContext, st: ParseState): void {
+  const expand = (value: string): string => {
+    st.expanded += value.length;
+    if (st.expanded <= MAX_ENTITY_EXPANSION) return value;
+    if (st.current) st.current.error ??= `${EXPANSION_MESSAGE} in this <case-file>`;
+    else if (!st.gapOverflowReported) {
+      st.gapOverflowReported = true;
+      ctx.out.push({
+        file: ctx.file,
+        line: ctx.line(),
+        error: `${EXPANSION_MESSAGE} outside a <case-file>`,
+      });
+    }
+    return '';
+  };
+  ctx.parser.on('doctype', (doctype) => {
+    for (const [name, value] of Object.entries(internalEntities(doctype))) {
+      Object.defineProperty(ctx.parser.ENTITIES, name, {
+        get: () => expand(value),
+        enumerable: true,
+        configurable: true,
+      });
+    }
+  });
+}
+
+/** A start tag: the root check, a new case-file, or a field of the current one to capture. */
+function onOpen(ctx: XmlContext, st: ParseState, name: string): void {
+  st.depth += 1;
+  if (st.root === null) {
+    st.root = name;
+    if (!ROOTS.has(name)) {
+      ctx.out.push({
+        file: ctx.file,
+        line: ctx.line(),
+        error: `not a USPTO trademark-applications-daily file: root element <${name}>`,
+      });
+      st.stopped = true;
+      return;
+    }
+  }
+  const current = st.current;
+  if (current === null) {
+    if (name === 'case-file') {
+      st.current = newCaseFile(ctx.line(), st.actionKey);
+      st.path = [];
+      st.expanded = 0;
+    } else if (name === 'action-key') {
+      st.capture = 'action-key';
+      st.text = '';
+    }
+    return;
+  }
+  st.path.push(name);
+  const key = st.path.join('/');
+  if (key === OWNER_PATH) current.owners.push(newOwner());
+  else if (key === CLASSIFICATION_PATH) current.classifications.push({ codes: [], primary: null });
+  if (Object.hasOwn(FIELDS, key)) {
+    st.capture = key;
+    st.text = '';
+  }
+}
+
+/** An end tag: a captured field stored, or the case-file complete and mapped. */
+function onClose(ctx: XmlContext, st: ParseState, name: string): void {
+  st.depth -= 1;
+  const current = st.current;
+  if (current === null) {
+    if (st.capture === 'action-key' && name === 'action-key') {
+      st.actionKey = st.text.trim() || null;
+    }
+    st.capture = null;
+    return;
+  }
+  if (st.path.length === 0) {
+    ctx.out.push(mapCaseFile(current, ctx.file));
+    st.current = null;
+    st.capture = null;
+    st.expanded = 0;
+    st.gapOverflowReported = false;
+    return;
+  }
+  const key = st.path.join('/');
+  if (st.capture === key) FIELDS[key]?.(current, st.text);
+  st.capture = null;
+  st.path.pop();
+}
+
+/**
+ * saxes recovers and goes on. An unmatched close tag makes it pop its whole stack, so what follows
+ * is parsed as further roots: its "only one root" and "unmatched closing tag" complaints outside a
+ * case-file are echoes of the error already reported, and the case-files after it are still read
+ * (several <case-file> roots in a row, i.e. concatenated fixtures, read the same way). One mistake
+ * often makes it complain several times on the same line, so outside a case-file only the first
+ * complaint per line is kept; inside a case-file the first error is the one reported.
+ */
+function onXmlError(ctx: XmlContext, st: ParseState, raw: string, message: string): void {
+  if (st.stopped) return;
+  if (raw.endsWith('unexpected close tag.')) st.collapsed = true;
+  if (raw.endsWith('documents may contain only one root.')) return;
+  if (st.collapsed && !st.current && raw.includes('unmatched closing tag')) return;
+  const line = ctx.line();
+  const repeated = line === st.lastErrorLine;
+  st.lastErrorLine = line;
+  if (st.current) st.current.error ??= message;
+  else if (!repeated) ctx.out.push({ file: ctx.file, line, error: message });
+}
+
+/** What the end of the document says: a case-file or the root cut short, or no root at all. */
+function onEnd(ctx: XmlContext, st: ParseState, endLine: number): void {
+  const { file } = ctx;
+  if (st.current !== null) {
+    const { line, error } = st.current;
+    const detail = error ? ` (${error})` : '';
+    ctx.out.push({
+      file,
+      line,
+      error: `the file ends inside this <case-file>: truncated?${detail}`,
+    });
+  } else if (st.root === null) {
+    ctx.out.push({
+      file,
+      line: endLine,
+      error: 'no root element: expected <trademark-applications-daily> or <case-file>',
+    });
+  } else if (st.depth > 0) {
+    ctx.out.push({ file, line: endLine, error: `the file ends before </${st.root}>: truncated?` });
+  }
+}
+
+function usptoReader(ctx: XmlContext): XmlReader {
+  // One object rather than loose `let`s: the handlers below change it behind TypeScript's back.
+  const st = newParseState();
+  declareEntities(ctx, st);
+  const { parser } = ctx;
+  parser.on('opentagstart', (tag) => {
+    if (!st.stopped) onOpen(ctx, st, tag.name);
+  });
+  const onText = (value: string) => {
+    if (st.capture === null) return;
+    if (st.text.length + value.length > MAX_FIELD_LENGTH) {
+      if (st.current) st.current.error ??= `a field is longer than ${MAX_FIELD_LENGTH} characters`;
+      return;
+    }
+    st.text += value;
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+  parser.on('closetag', (tag) => {
+    if (!st.stopped) onClose(ctx, st, tag.name);
+  });
+  return {
+    onError: (raw, message) => onXmlError(ctx, st, raw, message),
+    onOverlong: (message) => {
+      if (st.current) st.current.error ??= message;
+      else
+        ctx.out.push({
+          file: ctx.file,
+          line: ctx.line(),
+          error: `${message} outside a <case-file>`,
+        });
+    },
+    recordLine: () => st.current?.line ?? null,
+    stopped: () => st.stopped,
+    end: (endLine) => onEnd(ctx, st, endLine),
+  };
 }
 
 /**
@@ -409,177 +635,9 @@ function describeXmlError(message: string): string {
  * XML or data inside it; the parser then carries on with the next case-file). A truncated file
  * ends with an error for the case-file it cuts, and a source failure with a "read failed" error.
  */
-export async function* readUsptoXml(
+export function readUsptoXml(
   stream: AsyncIterable<Buffer | Uint8Array | string>,
   fileName = 'input',
 ): AsyncGenerator<RecordItem> {
-  const file = fileName;
-  const parser = new SaxesParser({ position: true });
-  const out: RecordItem[] = [];
-  // One object rather than loose `let`s: the handlers below change it behind TypeScript's back.
-  const st: ParseState = {
-    root: null,
-    depth: 0,
-    stopped: false,
-    ending: false,
-    collapsed: false,
-    current: null,
-    path: [],
-    capture: null,
-    text: '',
-    actionKey: null,
-    lastErrorLine: -1,
-    expanded: 0,
-    gapOverflowReported: false,
-  };
-
-  // Each declared entity is a getter that counts what it adds: past the budget it expands to
-  // nothing and the record it is in is refused, so memory stays bounded while parsing.
-  const expansionMessage = `entity references expand to more than ${MAX_ENTITY_EXPANSION} characters`;
-  const expand = (value: string): string => {
-    st.expanded += value.length;
-    if (st.expanded <= MAX_ENTITY_EXPANSION) return value;
-    if (st.current) st.current.error ??= `${expansionMessage} in this <case-file>`;
-    else if (!st.gapOverflowReported) {
-      st.gapOverflowReported = true;
-      out.push({ file, line: parser.line, error: `${expansionMessage} outside a <case-file>` });
-    }
-    return '';
-  };
-  parser.on('doctype', (doctype) => {
-    for (const [name, value] of Object.entries(internalEntities(doctype))) {
-      Object.defineProperty(parser.ENTITIES, name, {
-        get: () => expand(value),
-        enumerable: true,
-        configurable: true,
-      });
-    }
-  });
-
-  parser.on('opentagstart', (tag) => {
-    if (st.stopped) return;
-    st.depth += 1;
-    if (st.root === null) {
-      st.root = tag.name;
-      if (!ROOTS.has(tag.name)) {
-        out.push({
-          file,
-          line: parser.line,
-          error: `not a USPTO trademark-applications-daily file: root element <${tag.name}>`,
-        });
-        st.stopped = true;
-        return;
-      }
-    }
-    const current = st.current;
-    if (current === null) {
-      if (tag.name === 'case-file') {
-        st.current = newCaseFile(parser.line, st.actionKey);
-        st.path = [];
-        st.expanded = 0;
-      } else if (tag.name === 'action-key') {
-        st.capture = 'action-key';
-        st.text = '';
-      }
-      return;
-    }
-    st.path.push(tag.name);
-    const key = st.path.join('/');
-    if (key === OWNER_PATH) current.owners.push(newOwner());
-    if (Object.hasOwn(FIELDS, key)) {
-      st.capture = key;
-      st.text = '';
-    }
-  });
-
-  const onText = (value: string) => {
-    if (st.capture === null) return;
-    if (st.text.length + value.length > MAX_FIELD_LENGTH) {
-      if (st.current) st.current.error ??= `a field is longer than ${MAX_FIELD_LENGTH} characters`;
-      return;
-    }
-    st.text += value;
-  };
-  parser.on('text', onText);
-  parser.on('cdata', onText);
-
-  parser.on('closetag', (tag) => {
-    if (st.stopped) return;
-    st.depth -= 1;
-    const current = st.current;
-    if (current === null) {
-      if (st.capture === 'action-key' && tag.name === 'action-key') {
-        st.actionKey = st.text.trim() || null;
-      }
-      st.capture = null;
-      return;
-    }
-    if (st.path.length === 0) {
-      out.push(mapCaseFile(current, file));
-      st.current = null;
-      st.capture = null;
-      st.expanded = 0;
-      st.gapOverflowReported = false;
-      return;
-    }
-    const key = st.path.join('/');
-    if (st.capture === key) FIELDS[key]?.(current, st.text);
-    st.capture = null;
-    st.path.pop();
-  });
-
-  parser.on('error', (err) => {
-    if (st.stopped || st.ending) return;
-    // An unmatched close tag makes saxes pop its whole stack, so what follows is parsed as
-    // further roots: its "only one root" and "unmatched closing tag" complaints outside a
-    // case-file are echoes of the error already reported, and the case-files after it are still
-    // read. (Several <case-file> roots in a row, i.e. concatenated fixtures, read the same way.)
-    if (err.message.endsWith('unexpected close tag.')) st.collapsed = true;
-    if (err.message.endsWith('documents may contain only one root.')) return;
-    if (st.collapsed && !st.current && err.message.includes('unmatched closing tag')) return;
-    // saxes recovers and goes on; one mistake often makes it complain several times on the
-    // same line (e.g. an unmatched close tag), so outside a case-file only the first complaint
-    // per line is kept.
-    // Inside a case-file the first error is the one reported.
-    const message = describeXmlError(err.message);
-    const repeated = parser.line === st.lastErrorLine;
-    st.lastErrorLine = parser.line;
-    if (st.current) st.current.error ??= message;
-    else if (!repeated) out.push({ file, line: parser.line, error: message });
-  });
-
-  const decoder = new TextDecoder('utf-8');
-  try {
-    for await (const chunk of stream) {
-      parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-      yield* out.splice(0);
-      if (st.stopped) return;
-    }
-  } catch (err) {
-    yield* out.splice(0);
-    const line = st.current?.line ?? parser.line;
-    yield { file, line, error: `read failed: ${(err as Error).message}` };
-    return;
-  }
-
-  const tail = decoder.decode();
-  if (tail !== '') parser.write(tail);
-  const endLine = parser.line; // close() resets the parser's position
-  st.ending = true; // saxes reports each unclosed tag at close(); one message below says it better
-  parser.close();
-  yield* out.splice(0);
-  if (st.stopped) return;
-  if (st.current !== null) {
-    const { line, error } = st.current;
-    const detail = error ? ` (${error})` : '';
-    yield { file, line, error: `the file ends inside this <case-file>: truncated?${detail}` };
-  } else if (st.root === null) {
-    yield {
-      file,
-      line: endLine,
-      error: 'no root element: expected <trademark-applications-daily> or <case-file>',
-    };
-  } else if (st.depth > 0) {
-    yield { file, line: endLine, error: `the file ends before </${st.root}>: truncated?` };
-  }
+  return readXml(stream, fileName, usptoReader);
 }

@@ -1,7 +1,7 @@
-import { SaxesParser } from 'saxes';
 import { parseRegisterRecord, type RecordItem, toIsoInstant } from './record.ts';
 import { usptoStatus } from './uspto-status.ts';
 import { int, niceClass, usptoSt13 } from './uspto-xml.ts';
+import { readXml, type XmlContext, type XmlReader } from './xml-driver.ts';
 
 /**
  * WIPO trademark XML: ST.96 (`TrademarkTransaction`/`Transaction` … `TrademarkBag/Trademark`, as
@@ -367,47 +367,40 @@ function mapMark(mark: Mark, standard: WipoStandard, file: string): RecordItem {
   return result.ok ? { file, line, record: result.record } : fail(result.error);
 }
 
-/** saxes says `12:5: unexpected close tag.`; the import report gets a sentence. */
-function describeXmlError(message: string): string {
-  const m = /^(\d+):(\d+): (.*)$/s.exec(message);
-  return m ? `malformed XML at line ${m[1]}, column ${m[2]}: ${m[3]}` : `malformed XML: ${message}`;
-}
+type ReadState = {
+  mark: Mark | null;
+  markDepth: number;
+  applicant: Applicant | null;
+  applicantDepth: number;
+  /** Marks of the current TransactionData that had no applicant inside. */
+  waiting: Mark[];
+  /** Applicants of the current TransactionData outside any mark (TSDR ST.66). */
+  loose: Applicant[];
+  /** The current TransactionData holds more than one mark: its loose applicants are no one's. */
+  shared: boolean;
+  text: string;
+  lastErrorLine: number;
+};
 
-/**
- * Streams register records out of a WIPO ST.96 or ST.66 document: one item per trademark element
- * (`Trademark` / `TradeMark`), numbered by the line of its start tag. Memory holds one mark's few
- * captured fields at a time. Applicants are read inside the mark (ST.96, ST.66) or, as TSDR's
- * ST.66 places them, next to it in the same `TransactionData`: a mark without applicants inside
- * is held until its `TransactionData` ends, and gets those applicants only if it is that
- * `TransactionData`'s one mark (with several, whose they are is not said). EUIPO's bulk files name
- * applicants by key only; those keys are kept and the owner stays null. A mark the office marks
- * `operationCode="Delete"`, or without a word element or an application date, is skipped; one
- * without a named applicant has a null owner; bad data is an error item and reading goes on.
- */
-export async function* readWipoXml(
-  stream: AsyncIterable<Buffer | Uint8Array | string>,
-  standard: WipoStandard,
-  fileName = 'input',
-): AsyncGenerator<RecordItem> {
-  const file = fileName;
-  const parser = new SaxesParser({ position: true });
-  const out: RecordItem[] = [];
+const attribute = (tag: { attributes: Record<string, unknown> }, name: string) => {
+  const value = Object.entries(tag.attributes).find(([key]) => local(key) === name)?.[1];
+  return typeof value === 'string' ? value : null;
+};
+
+function wipoReader(ctx: XmlContext, standard: WipoStandard): XmlReader {
+  const { parser, out, file } = ctx;
   const stack: string[] = [];
-  const st = {
-    mark: null as Mark | null,
+  const st: ReadState = {
+    mark: null,
     markDepth: -1,
-    applicant: null as Applicant | null,
+    applicant: null,
     applicantDepth: -1,
-    /** Marks of the current TransactionData that had no applicant inside. */
-    waiting: [] as Mark[],
-    /** Applicants of the current TransactionData outside any mark (TSDR ST.66). */
-    loose: [] as Applicant[],
-    /** The current TransactionData holds more than one mark: its loose applicants are no one's. */
+    waiting: [],
+    loose: [],
     shared: false,
     text: '',
     lastErrorLine: -1,
   };
-
   const emitWaiting = (applicants: Applicant[]) => {
     for (const mark of st.waiting) {
       if (mark.applicants.length === 0) mark.applicants = applicants;
@@ -419,10 +412,6 @@ export async function* readWipoXml(
     emitWaiting(st.shared ? [] : st.loose);
     st.loose = [];
     st.shared = false;
-  };
-  const attribute = (tag: { attributes: Record<string, unknown> }, name: string) => {
-    const value = Object.entries(tag.attributes).find(([key]) => local(key) === name)?.[1];
-    return typeof value === 'string' ? value : null;
   };
 
   parser.on('opentag', (tag) => {
@@ -436,7 +425,7 @@ export async function* readWipoXml(
         st.shared = true;
         emitWaiting([]);
       }
-      st.mark = newMark(parser.line, attribute(tag, 'operationCode'));
+      st.mark = newMark(ctx.line(), attribute(tag, 'operationCode'));
       st.markDepth = stack.length; // 1: a single mark as the document
     }
     if (name === 'Applicant' && st.applicant === null) {
@@ -446,6 +435,10 @@ export async function* readWipoXml(
   });
 
   const onText = (value: string) => {
+    if (st.text.length + value.length > MAX_FIELD_LENGTH) {
+      if (st.mark) st.mark.error ??= `a field is longer than ${MAX_FIELD_LENGTH} characters`;
+      return;
+    }
     st.text += value;
   };
   parser.on('text', onText);
@@ -481,49 +474,59 @@ export async function* readWipoXml(
     stack.pop();
   });
 
-  parser.on('error', (err) => {
-    const message = describeXmlError(err.message);
-    if (st.mark) st.mark.error ??= message;
-    else if (parser.line !== st.lastErrorLine)
-      out.push({ file, line: parser.line, error: message });
-    st.lastErrorLine = parser.line;
-  });
+  return {
+    onError: (_raw, message) => {
+      const line = ctx.line();
+      if (st.mark) st.mark.error ??= message;
+      else if (line !== st.lastErrorLine) out.push({ file, line, error: message });
+      st.lastErrorLine = line;
+    },
+    onOverlong: (message) => {
+      if (st.mark) st.mark.error ??= message;
+      else out.push({ file, line: ctx.line(), error: `${message} outside a trademark` });
+    },
+    recordLine: () => st.mark?.line ?? null,
+    end: (endLine) => {
+      const open = st.mark;
+      if (open !== null) {
+        const element = standard === 'st96' ? 'Trademark' : 'TradeMark';
+        out.push({
+          file,
+          line: open.line,
+          error: `the file ends inside this <${element}>: truncated?`,
+        });
+        return;
+      }
+      flushWaiting();
+      if (stack.length > 0) {
+        out.push({
+          file,
+          line: endLine,
+          error: 'the file ends before its root element closes: truncated?',
+        });
+      }
+    },
+  };
+}
 
-  const decoder = new TextDecoder('utf-8');
-  try {
-    for await (const chunk of stream) {
-      parser.write(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-      yield* out.splice(0);
-    }
-  } catch (err) {
-    yield* out.splice(0);
-    yield {
-      file,
-      line: st.mark?.line ?? parser.line,
-      error: `read failed: ${(err as Error).message}`,
-    };
-    return;
-  }
-  const tail = decoder.decode();
-  if (tail !== '') parser.write(tail);
-  const endLine = parser.line;
-  const open = st.mark;
-  const truncated = stack.length > 0;
-  parser.on('error', () => {}); // close() complains about each unclosed tag: one message below
-  parser.close();
-  yield* out.splice(0);
-  if (open !== null) {
-    const element = standard === 'st96' ? 'Trademark' : 'TradeMark';
-    yield { file, line: open.line, error: `the file ends inside this <${element}>: truncated?` };
-    return;
-  }
-  flushWaiting();
-  yield* out.splice(0);
-  if (truncated) {
-    yield {
-      file,
-      line: endLine,
-      error: 'the file ends before its root element closes: truncated?',
-    };
-  }
+/** Characters one captured field (a mark text, a name, a date…) may hold. */
+export const MAX_FIELD_LENGTH = 64 * 1024;
+
+/**
+ * Streams register records out of a WIPO ST.96 or ST.66 document: one item per trademark element
+ * (`Trademark` / `TradeMark`), numbered by the line of its start tag. Memory holds one mark's few
+ * captured fields at a time. Applicants are read inside the mark (ST.96, ST.66) or, as TSDR's
+ * ST.66 places them, next to it in the same `TransactionData`: a mark without applicants inside
+ * is held until its `TransactionData` ends, and gets those applicants only if it is that
+ * `TransactionData`'s one mark (with several, whose they are is not said). EUIPO's bulk files name
+ * applicants by key only; those keys are kept and the owner stays null. A mark the office marks
+ * `operationCode="Delete"`, or without a word element or an application date, is skipped; one
+ * without a named applicant has a null owner; bad data is an error item and reading goes on.
+ */
+export function readWipoXml(
+  stream: AsyncIterable<Buffer | Uint8Array | string>,
+  standard: WipoStandard,
+  fileName = 'input',
+): AsyncGenerator<RecordItem> {
+  return readXml(stream, fileName, (ctx) => wipoReader(ctx, standard));
 }

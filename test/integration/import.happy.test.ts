@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
+import { findRecordByExternalId } from '../../src/data/repositories/mirror-candidates.ts';
 import { importRecordFiles } from '../../src/mirror/import.ts';
 import { SAMPLE_MARKS_PATH } from '../../src/register/sample-marks.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -82,6 +83,37 @@ describe('marks import into the mirror', () => {
     assert.deepEqual(await stored('US500000097000002'), [null, null, null, []]);
     assert.deepEqual(await stored('US500000097000003'), ['Nowhere Ltd', null, 'filed', [12]]);
     assert.deepEqual(await stored('EM500000018127518'), [null, null, 'filed', [9]]);
+  });
+
+  it('goods texts are stored with each mark, read back as the record gives them, and [] without', async () => {
+    const withGoods = makeRecord({
+      classes: [9, 42],
+      goods: [
+        { class: 9, text: 'Computer software', language: 'en' },
+        { class: 42, text: 'Logiciels en ligne', language: 'fr' },
+      ],
+    });
+    const without = makeRecord();
+    await importRecords(db, [withGoods, without]);
+    await importRecordFiles(db, [`${USPTO}/tmterminal_daily-na-98763166.xml`]);
+    assert.deepEqual((await mark(withGoods.externalId))?.goods, [
+      { niceClass: 9, text: 'Computer software', language: 'en' },
+      { niceClass: 42, text: 'Logiciels en ligne', language: 'fr' },
+    ]);
+    assert.deepEqual((await mark(without.externalId))?.goods, []);
+    assert.deepEqual((await mark('US500000098763166'))?.goods, [
+      {
+        niceClass: 16,
+        text: 'Stickers; Stick markers; Sticker albums; Sticker books',
+        language: 'en',
+      },
+    ]);
+    // What a scan reads: the candidate record carries them.
+    const found = await findRecordByExternalId(db, withGoods.externalId);
+    assert.deepEqual(
+      found?.goods.map((g) => g.niceClass),
+      [9, 42],
+    );
   });
 
   it('sparse USPTO records are skipped and counted', async () => {

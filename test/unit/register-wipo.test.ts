@@ -56,6 +56,7 @@ describe('WIPO ST.96 and ST.66 documents', () => {
         status: 'registered',
         classes: [9, 42],
         logoUrl: null,
+        goods: [],
         rawPayload: undefined,
       },
     );

@@ -11,6 +11,8 @@ import { MAX_LINE_BYTES, readJsonLines } from '../../src/register/jsonl.ts';
 import { RecordFileError, readRecordFile } from '../../src/register/read-records.ts';
 import { parseRegisterRecord, type RecordItem } from '../../src/register/record.ts';
 import { readUsptoXml } from '../../src/register/uspto-xml.ts';
+import { readWipoXml } from '../../src/register/wipo-xml.ts';
+import { MAX_TEXT_RUN } from '../../src/register/xml-driver.ts';
 import {
   chunked,
   collect,
@@ -358,5 +360,119 @@ describe('memory stays bounded on large inputs', () => {
     }
     assert.equal(count, copies);
     assert.ok(peak - baseline < 50 * 1024 * 1024, `heap grew by ${(peak - baseline) >> 20} MB`);
+  });
+
+  // The resident size, sampled while a generator streams far more than the bound: a reader that
+  // accumulated the input would grow by about its size (it did: 698 MB for 1 GB of whitespace).
+  const MB = 1024 * 1024;
+  async function* stream(head: string, bytes: number, fill: string, tail: string) {
+    yield Buffer.from(head);
+    const chunk = Buffer.from(fill.repeat(Math.ceil((64 * 1024) / fill.length)));
+    for (let n = 0; n < bytes; n += chunk.length) yield chunk;
+    yield Buffer.from(tail);
+  }
+  async function rssGrowth<T>(items: AsyncIterable<T>): Promise<{ items: T[]; growthMb: number }> {
+    const baseline = process.memoryUsage.rss();
+    let peak = baseline;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 10);
+    const out: T[] = [];
+    try {
+      for await (const item of items) {
+        out.push(item);
+        peak = Math.max(peak, process.memoryUsage.rss());
+      }
+    } finally {
+      clearInterval(timer);
+    }
+    return { items: out, growthMb: (peak - baseline) / MB };
+  }
+
+  test('256 MB of whitespace between two case-files is streamed, not accumulated', async () => {
+    const head = `<trademark-applications-daily>${makeCaseFile({ serial: '97000001' })}`;
+    const input = stream(
+      head,
+      256 * MB,
+      `${' '.repeat(1023)}\n`,
+      `${makeCaseFile({ serial: '97000002' })}</trademark-applications-daily>`,
+    );
+    const { items, growthMb } = await rssGrowth(readUsptoXml(input, 'spaces.xml'));
+    // The lines of the whitespace the reader let go still count: the second case-file's is right.
+    const spaceLines = ((256 * MB) / (64 * 1024)) * 64;
+    const second = 1 + head.split('\n').length - 1 + spaceLines;
+    assert.deepEqual(summary(items), [
+      [1, 'record'],
+      [second, 'record'],
+    ]);
+    assert.ok(growthMb < 64, `resident size grew by ${growthMb.toFixed(0)} MB`);
+  });
+
+  test('an overlong text is an error of its case-file, and the next one is read', async () => {
+    const overlong = makeCaseFile({ serial: '97000001', mark: 'ACME' }).replace(
+      '<mark-identification>ACME',
+      `<mark-identification>${'ACME '.repeat(MAX_TEXT_RUN / 4)}`,
+    );
+    const items = await collect(
+      readUsptoXml(
+        chunked(makeDailyFile([overlong, makeCaseFile({ serial: '97000002' })]), 64 * 1024),
+      ),
+    );
+    assert.deepEqual(summary(items), [
+      [6, `a text of more than ${MAX_TEXT_RUN} characters`],
+      [22, 'record'],
+    ]);
+  });
+
+  test('WIPO XML: 128 MB of text in one element is an error of that mark only', async () => {
+    const ns = 'http://www.wipo.int/standards/XMLSchema/trademarks';
+    const mark = (n: string, text: string) =>
+      `<TradeMark><RegistrationOfficeCode>US</RegistrationOfficeCode><ApplicationNumber>${n}</ApplicationNumber><ApplicationDate>2020-01-01</ApplicationDate><WordMarkSpecification><MarkVerbalElementText>${text}`;
+    const input = stream(
+      `<Transaction xmlns="${ns}"><TradeMarkDetails>${mark('97000001', '')}`,
+      128 * MB,
+      'Q',
+      `</MarkVerbalElementText></WordMarkSpecification></TradeMark>${mark('97000002', 'ACME')}</MarkVerbalElementText></WordMarkSpecification></TradeMark></TradeMarkDetails></Transaction>`,
+    );
+    const { items, growthMb } = await rssGrowth(readWipoXml(input, 'st66', 'big.xml'));
+    assert.deepEqual(summary(items), [
+      [1, `a text of more than ${MAX_TEXT_RUN} characters`],
+      [1, 'record'],
+    ]);
+    assert.ok(growthMb < 64, `resident size grew by ${growthMb.toFixed(0)} MB`);
+  });
+
+  test('nesting, attributes and names past their bounds stop the file with the reason', async () => {
+    const cases: [string, string][] = [
+      [`<case-file>${'<a>'.repeat(20_000)}`, 'elements nested more than 10000 deep'],
+      [
+        `<case-file><a ${Array.from({ length: 20_000 }, (_, i) => `x${i}="1"`).join(' ')}>`,
+        'an element with more than 10000 attributes',
+      ],
+      [`<case-file><${'n'.repeat(100_000)}>`, 'a name longer than 65536 characters'],
+    ];
+    for (const [xml, reason] of cases) {
+      const items = await collect(readUsptoXml(chunked(xml, 16 * 1024), 'hostile.xml'));
+      assert.deepEqual(summary(items), [[1, `the file holds ${reason}`]], reason);
+    }
+  });
+
+  test('JSON Lines: a 128 MB line is an error of its own, in bounded memory', async () => {
+    const good = JSON.stringify({
+      externalId: 'EM500000018000001',
+      markText: 'ACME',
+      jurisdiction: 'EM',
+      filedAt: '2020-01-01',
+      status: null,
+      classes: [],
+    });
+    const input = stream(`${good}\n`, 128 * MB, ' ', `\n${good}\n`);
+    const { items, growthMb } = await rssGrowth(readJsonLines(input, 'long.jsonl'));
+    assert.deepEqual(summary(items), [
+      [1, 'record'],
+      [2, `line is longer than ${MAX_LINE_BYTES} bytes`],
+      [3, 'record'],
+    ]);
+    assert.ok(growthMb < 64, `resident size grew by ${growthMb.toFixed(0)} MB`);
   });
 });

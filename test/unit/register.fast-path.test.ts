@@ -92,6 +92,29 @@ const urls: unknown[] = [
   `https://${'a'.repeat(2000)}.com`,
 ];
 
+const goodsLists: unknown[] = [
+  undefined,
+  null,
+  [],
+  'x',
+  [null],
+  [{ class: 9, text: 'Software', language: 'en' }],
+  [{ class: 9, text: 'Software' }],
+  [{ class: 9, text: 'Software', language: null }],
+  [{ class: 9, text: ' Software ', language: 'EN' }],
+  [{ class: 9, text: 'Software', language: 'english' }],
+  [{ class: 9, text: 'a\nb' }],
+  [{ class: 9, text: '' }],
+  [{ class: 0, text: 'x' }],
+  [{ class: '9', text: 'x' }],
+  [{ class: 9, text: 'X'.repeat(100_001) }],
+  [{ class: 9, text: 5 }],
+  [
+    { class: 42, text: 'SaaS', language: 'en' },
+    { class: 9, text: 'Logiciels', language: 'fr' },
+  ],
+];
+
 const variants: Record<string, unknown[]> = {
   externalId: texts,
   markText: texts,
@@ -106,6 +129,7 @@ const variants: Record<string, unknown[]> = {
   publishedAt: dates,
   classes: classLists,
   logoUrl: urls,
+  goods: goodsLists,
 };
 
 function assertSame(input: Record<string, unknown>) {

@@ -52,6 +52,13 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
       status: 'filed',
       classes: [16],
       logoUrl: null,
+      goods: [
+        {
+          niceClass: 16,
+          text: 'Stickers; Stick markers; Sticker albums; Sticker books',
+          language: 'en',
+        },
+      ],
     });
   });
 
@@ -105,6 +112,7 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
       status: 'cancelled',
       classes: [9],
       logoUrl: null,
+      goods: [{ niceClass: 9, text: 'pistols', language: 'en' }],
     });
     assert.equal(record.rawPayload.registrationNumber, '0146682');
     assert.equal(record.rawPayload.markDrawingCode, '3');
@@ -116,6 +124,14 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
     );
     assert.deepEqual(record.classes, [6, 20]);
     assert.deepEqual(record.rawPayload.internationalCodes, ['006', '020']);
+  });
+
+  test('a goods text of a US prime class with two Nice classes is tied to neither (71060608)', async () => {
+    // GS0251 (LOCKS, LATCHES…) is of US class 025, whose classification lists Nice 6 and 20.
+    const record = onlyRecord(
+      await readUspto('tmterminal_annual-2025-repeated-international-codes-tx-71060608.xml'),
+    );
+    assert.deepEqual(record.goods, []);
   });
 
   test('the owner is the party with the highest party type (71060608: 43 over the 30 registrant)', async () => {
@@ -190,7 +206,22 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
   test('75932504 goods replacement: same normalized record, newer transaction date', async () => {
     const before = onlyRecord(await readUspto('tmterminal_goods-before-replacement-75932504.xml'));
     const after = onlyRecord(await readUspto('tmterminal_goods-after-replacement-75932504.xml'));
-    assert.deepEqual(fields(after), fields(before));
+    const { goods: goodsBefore, ...restBefore } = fields(before);
+    const { goods: goodsAfter, ...restAfter } = fields(after);
+    assert.deepEqual(restAfter, restBefore);
+    // The replacement is in the goods texts, kept as the USPTO marks them up ([…] deleted,
+    // ((…)) less goods, *…* added).
+    assert.deepEqual(
+      goodsBefore.map((g) => [g.niceClass, g.text.slice(0, 60)]),
+      [
+        [41, 'ENTERTAINMENT SERVICES, NAMELY PROVIDING ONLINE INTERACTIVE '],
+        [9, '[ VIDEO CASSETTES AND DVDS CONTAINING DRAMATIC ADVENTURE PRO'],
+      ],
+    );
+    assert.match(
+      goodsAfter[1]?.text ?? '',
+      /\(\( ELECTRONIC GAME \[ CARTRIDGES, \] \* DISCS FOR USE/,
+    );
     assert.equal(before.markText, 'Q*BERT');
     assert.deepEqual(before.classes, [9, 41]);
     assert.deepEqual(
@@ -417,7 +448,56 @@ describe('JSON Lines: the sample file', () => {
       status: 'filed',
       classes: [9, 42],
       logoUrl: 'https://example.org/marks/quillstone.png',
+      goods: [],
     });
+  });
+
+  test('goods: the optional texts per class are read, and an old line without them has none', () => {
+    const base = {
+      externalId: 'EM500000018000001',
+      markText: 'ACME',
+      jurisdiction: 'EM',
+      filedAt: '2026-01-05',
+      status: null,
+      classes: [9, 42],
+    };
+    const given = parseRegisterRecord({
+      ...base,
+      goods: [
+        { class: 9, text: 'Computer software', language: 'en' },
+        { class: 42, text: ' Hébergement de logiciels ', language: 'FR' },
+        { class: 42, text: 'Software as a service' },
+      ],
+    });
+    assert.ok(given.ok);
+    assert.deepEqual(given.record.goods, [
+      { niceClass: 9, text: 'Computer software', language: 'en' },
+      { niceClass: 42, text: 'Hébergement de logiciels', language: 'fr' },
+      { niceClass: 42, text: 'Software as a service', language: null },
+    ]);
+    for (const old of [base, { ...base, goods: null }, { ...base, goods: [] }]) {
+      const result = parseRegisterRecord(old);
+      assert.ok(result.ok);
+      assert.deepEqual(result.record.goods, []);
+    }
+    const bad = (goods: unknown) => {
+      const result = parseRegisterRecord({ ...base, goods });
+      return result.ok ? 'accepted' : result.error;
+    };
+    assert.equal(
+      bad({ class: 9 }),
+      'goods: must be an array of goods texts ({ "class", "text", "language" })',
+    );
+    assert.equal(bad([{ class: 46, text: 'x' }]), 'goods.0.class: must be an integer 1..45');
+    assert.equal(bad([{ class: 9, text: '' }]), 'goods.0.text: must not be empty');
+    assert.equal(
+      bad([{ class: 9, text: 'a\nb' }]),
+      'goods.0.text: must be one line of text without control characters',
+    );
+    assert.equal(
+      bad([{ class: 9, text: 'x', language: 'english' }]),
+      'goods.0.language: must be a two- or three-letter ISO 639 language code',
+    );
   });
 
   test('publishedAt, the publication for opposition, is read when given and refused when not a date', () => {

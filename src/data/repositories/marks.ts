@@ -11,7 +11,7 @@ import {
 import { foldWordCounts, wordCountDeltas } from './word-counts.ts';
 
 /** One register record ready to store: the normalized fields plus its match keys. */
-export type MarkUpsert = RegisterRecord & {
+export type MarkUpsert = Omit<RegisterRecord, 'ownerKey'> & {
   sourceCode: string;
   normText: string;
   compactText: string;
@@ -22,6 +22,11 @@ export type MarkUpsert = RegisterRecord & {
   soundCodes: string[];
   /** YYYY-MM-DD: the day of the register this version is as of; null when unknown (column as_of). */
   asOf: string | null;
+  /**
+   * The office's key of the owner, for an office that names owners by key only (EUIPO): the name
+   * is then filled in from register_parties (column owner_key). Null for every other record.
+   */
+  ownerKey: string | null;
 };
 
 // Any constant; the same in every process that imports.
@@ -37,14 +42,27 @@ const CREATE_STAGING = `CREATE TEMP TABLE IF NOT EXISTS ${STAGING} (
   jurisdiction text, designations text[], filed_at timestamptz, registered_at timestamptz,
   expires_at timestamptz, published_at timestamptz, status text, classes integer[], logo_url text, raw_payload jsonb,
   norm_text text, compact_text text, compact_len smallint, tokens text[], sound_codes text[],
-  as_of date
+  goods jsonb, owner_key text, as_of date
 ) ON COMMIT DELETE ROWS`;
 const COLUMNS = `source_code, external_id, mark_text, owner_name, owner_country_code, jurisdiction,
   designations, filed_at, registered_at, expires_at, published_at, status, classes, logo_url, raw_payload,
-  norm_text, compact_text, compact_len, tokens, sound_codes, as_of`;
+  norm_text, compact_text, compact_len, tokens, sound_codes, goods, owner_key, as_of`;
+/**
+ * The staged columns as written into marks: an owner named by key only (EUIPO) gets the name and
+ * country of its applicant record, where the mirror holds one (the lookup runs only for such rows).
+ */
+const STAGED = COLUMNS.replace(
+  'owner_name, owner_country_code,',
+  `CASE WHEN s.owner_key IS NULL OR s.owner_name IS NOT NULL THEN s.owner_name
+        ELSE (SELECT p.name FROM register_parties p WHERE p.office = s.jurisdiction
+                 AND p.role = 'applicant' AND p.party_key = s.owner_key) END,
+   CASE WHEN s.owner_key IS NULL OR s.owner_name IS NOT NULL THEN s.owner_country_code
+        ELSE (SELECT p.country_code FROM register_parties p WHERE p.office = s.jurisdiction
+                 AND p.role = 'applicant' AND p.party_key = s.owner_key) END,`,
+);
 const UPSERT = `WITH written AS (
   INSERT INTO marks AS m (${COLUMNS})
-  SELECT ${COLUMNS} FROM ${STAGING}
+  SELECT ${STAGED} FROM ${STAGING} s
   ON CONFLICT ON CONSTRAINT marks_source_external_key DO UPDATE SET
     mark_text = excluded.mark_text,
     owner_name = excluded.owner_name,
@@ -65,6 +83,8 @@ const UPSERT = `WITH written AS (
     tokens = excluded.tokens,
     sound_codes = excluded.sound_codes,
     as_of = excluded.as_of,
+    goods = excluded.goods,
+    owner_key = excluded.owner_key,
     change_seq = nextval('marks_change_seq'),
     updated_at = now_ms()
   -- An older version than the one stored is left out (migration 019): not written, not returned,
@@ -200,12 +220,14 @@ function copyRow(r: MarkUpsert): string {
   // Nulls and values with a tab, newline, carriage return or backslash go through copyValue;
   // dates, codes, numbers and the match keys never hold one, most texts neither.
   const raw = JSON.stringify(r.rawPayload);
+  const goods = r.goods.length === 0 ? '[]' : JSON.stringify(r.goods);
   const plain = !(
     COPY_SPECIAL.test(r.externalId) ||
     COPY_SPECIAL.test(r.markText) ||
     (r.ownerName !== null && COPY_SPECIAL.test(r.ownerName)) ||
     (r.status !== null && COPY_SPECIAL.test(r.status)) ||
     COPY_SPECIAL.test(raw) ||
+    COPY_SPECIAL.test(goods) ||
     (r.logoUrl !== null && COPY_SPECIAL.test(r.logoUrl))
   );
   // Module-level functions rather than closures: a named closure made per row costs a
@@ -221,7 +243,7 @@ function copyRow(r: MarkUpsert): string {
     r.logoUrl,
   )}\t${text(raw)}\t${copyValue(r.normText)}\t${copyValue(r.compactText)}\t${r.compactLength}\t${copyTextArray(
     r.tokens,
-  )}\t${copyTextArray(r.soundCodes)}\t${r.asOf ?? '\\N'}\n`;
+  )}\t${copyTextArray(r.soundCodes)}\t${text(goods)}\t${copyValue(r.ownerKey)}\t${r.asOf ?? '\\N'}\n`;
 }
 
 /**

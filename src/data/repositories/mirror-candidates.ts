@@ -29,7 +29,7 @@ const RECORD_COLUMNS = `m.external_id AS "externalId", m.mark_text AS "markText"
   m.jurisdiction, m.designations, iso_ms(m.filed_at) AS "filedAt",
   iso_ms(m.registered_at) AS "registeredAt", iso_ms(m.expires_at) AS "expiresAt",
   iso_ms(m.published_at) AS "publishedAt",
-  m.status, m.classes, m.logo_url AS "logoUrl", m.raw_payload AS "rawPayload",
+  m.status, m.classes, m.logo_url AS "logoUrl", m.goods, m.raw_payload AS "rawPayload",
   ARRAY(SELECT jsonb_array_elements_text(
     CASE jsonb_typeof(m.raw_payload->'disclaimedWords') WHEN 'array'
       THEN m.raw_payload->'disclaimedWords' ELSE '[]'::jsonb END)) AS disclaimed`;
