@@ -3,11 +3,14 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { main } from '../../src/cli/main.ts';
+import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
+import { runDueSyncs } from '../../src/mirror/schedule.ts';
 import { freshInstallation } from '../helpers/cli.ts';
 import { type EuipoDouble, SOUND_MARK } from '../helpers/euipo-api-double.ts';
-import { apiSync, euipoTestContext, TOMORROW } from '../helpers/euipo-api-sync.ts';
+import { apiSync, euipoTestContext, TODAY, TOMORROW } from '../helpers/euipo-api-sync.ts';
+import { FAST_HTTP, quietLogger } from '../helpers/register-sync.ts';
 
 const mark = (db: Db, externalId: string) =>
   db
@@ -168,5 +171,26 @@ describe('the euipo-api feed', () => {
     } finally {
       await install.cleanup();
     }
+  });
+
+  it('the daily schedule syncs it with the credentials and token endpoint of the configuration', async () => {
+    const config = loadConfig({
+      REGISTER_FEEDS: `euipo-api=${double.apiUrl}`,
+      EUIPO_CLIENT_ID: double.clientId,
+      EUIPO_CLIENT_SECRET: double.clientSecret,
+      EUIPO_TOKEN_URL: double.tokenUrl,
+    });
+    const reports = await runDueSyncs({
+      config,
+      db,
+      logger: quietLogger,
+      signal: new AbortController().signal,
+      now: () => TODAY,
+      http: FAST_HTTP,
+    });
+    assert.deepEqual(
+      reports.map((r) => [r.feed, r.files.map((f) => [f.name, f.status, f.imported])]),
+      [['euipo-api', [['changes_2026-03-03_2026-03-10', 'loaded', 5]]]],
+    );
   });
 });
