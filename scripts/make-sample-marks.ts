@@ -37,10 +37,12 @@ async function usptoLines(files: string[]): Promise<Record<string, unknown>[]> {
   }
   return [...latest.values()]
     .sort((a, b) => a.externalId.localeCompare(b.externalId))
-    .map(({ rawPayload, ...fields }) => ({
+    .map(({ rawPayload, goods, ...fields }) => ({
       ...fields,
       filedAt: fields.filedAt.slice(0, 10),
       registeredAt: fields.registeredAt?.slice(0, 10) ?? null,
+      // The JSON Lines format's shape of the goods texts (docs/register-formats.md).
+      goods: goods.map((g) => ({ class: g.niceClass, text: g.text, language: g.language })),
       provenance: rawPayload,
     }));
 }

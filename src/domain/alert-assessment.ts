@@ -11,7 +11,7 @@ import { analyzeMark } from '../matching/normalize.ts';
 import { assessSeverity, type Severity, type SeverityAssessment } from '../matching/severity.ts';
 import { isWeakWord, marksWith, measuredCommon, type WordStats } from '../matching/word-weights.ts';
 import { officeReference } from '../register/office-links.ts';
-import { type OppositionWindow, oppositionWindow } from './opposition.ts';
+import { type OppositionWindow, officeOppositionPeriod, oppositionWindow } from './opposition.ts';
 import { oneLine } from './text.ts';
 
 /** The register record as the assessment reads it (a CandidateRecord, or a hit's snapshot). */
@@ -26,6 +26,8 @@ export type AssessedRecord = {
   status: string | null;
   classes: readonly number[];
   publishedAt: string | null;
+  /** The record's raw payload, where its office gives its own opposition window (CIPO). */
+  rawPayload?: Readonly<Record<string, unknown>>;
 };
 
 export type Assessment = {
@@ -448,7 +450,12 @@ export function assessAlert(
     stats,
   });
   const severity = record.classes.length === 0 ? capWithoutClasses(assessed) : assessed;
-  const { window } = oppositionWindow(record.jurisdiction, record.publishedAt, record.externalId);
+  const { window } = oppositionWindow(
+    record.jurisdiction,
+    record.publishedAt,
+    record.externalId,
+    officeOppositionPeriod(record.rawPayload),
+  );
   const blocks: Block[] = [];
   blocks.push({ heading: `Severity: ${severity.severity}`, pieces: [`${capital(severity.why)}.`] });
   const items = decision.reasons
@@ -484,12 +491,13 @@ export function assessAlert(
       record.jurisdiction === 'WO' && record.designations.length > 0
         ? ` through its designation of ${record.designations.join(', ')}`
         : '';
-    blocks.push({
-      heading: 'Territory',
-      pieces: [
-        `The ${office} record covers the watched ${territory.designations.length > 1 ? 'designations' : 'designation'} ${territory.designations.join(', ')}${through}.`,
-      ],
-    });
+    const covered = territory.designations.join(', ');
+    // An EUTM has effect in every member state: a watch on DE sees it as one on EU does.
+    const sentence =
+      record.jurisdiction === 'EM'
+        ? `EU trade mark, covers ${covered}: the ${office} record has effect in every member state of the European Union.`
+        : `The ${office} record covers the watched ${territory.designations.length > 1 ? 'designations' : 'designation'} ${covered}${through}.`;
+    blocks.push({ heading: 'Territory', pieces: [sentence] });
   }
   const ref = officeReference(record.externalId);
   const facts: Piece[] = [

@@ -86,6 +86,26 @@ const US_MADRID_SERIAL = /^US50\d{4}079\d{6}$/;
 const US_MADRID_RULE =
   'USPTO, Madrid Protocol application (§66(a), serial 79…): 30 days from publication in the Official Gazette; extensions on the same terms, never beyond 180 days from publication, requested only through ESTTA (15 U.S.C. §1063(a); 37 CFR §2.102(c); TBMP §211.04).';
 
+/** An opposition period the office itself gives for one record (CIPO), `YYYY-MM-DD`. */
+export type OfficePeriod = { startsAt: string; endsAt: string };
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The office's own opposition period, where a record's raw payload carries one
+ * (`rawPayload.oppositionPeriod`, written by the CIPO reader from `OppositionPeriodStartDate` and
+ * `OppositionPeriodEndDate`); null otherwise.
+ */
+export function officeOppositionPeriod(
+  rawPayload: Readonly<Record<string, unknown>> | undefined,
+): OfficePeriod | null {
+  const period = rawPayload?.oppositionPeriod as Partial<OfficePeriod> | null | undefined;
+  if (typeof period?.startsAt !== 'string' || typeof period.endsAt !== 'string') return null;
+  return DAY.test(period.startsAt) && DAY.test(period.endsAt)
+    ? { startsAt: period.startsAt, endsAt: period.endsAt }
+    : null;
+}
+
 /** Why a record has no opposition window. */
 export type NoOppositionReason =
   | 'no_publication_date'
@@ -113,16 +133,28 @@ export function addPeriod(date: string, period: Period): string {
  * application. WIPO itself has no opposition: each office a Madrid registration designates applies
  * its own period from its own publication, which the international record does not give (so the
  * EUIPO's period for an international registration, which runs from its republication, is not
- * computed either).
+ * computed either). Where the office gives the record's period itself (`given`: CIPO), that
+ * period is the window, as the office wrote it.
  */
 export function oppositionWindow(
   jurisdiction: string,
   publishedAt: string | null,
   externalId?: string,
+  given?: OfficePeriod | null,
 ): OppositionResult {
   const office = jurisdiction.toUpperCase();
   if (office === 'WO') return { window: null, reason: 'no_opposition_at_office' };
   const rule = OPPOSITION_RULES[office];
+  if (given && rule !== undefined) {
+    return {
+      window: {
+        office: rule.office,
+        closesAt: given.endsAt,
+        extendableUntil: null,
+        rule: `${rule.office}: the opposition period the office gives for this record, ${given.startsAt} to ${given.endsAt}. ${rule.rule}`,
+      },
+    };
+  }
   if (rule === undefined) return { window: null, reason: 'unknown_office' };
   if (publishedAt === null) return { window: null, reason: 'no_publication_date' };
   return {

@@ -1,5 +1,6 @@
 import type { Db } from '../data/db.ts';
 import {
+  deleteMarks,
   foldPendingWordCounts,
   MarkBatch,
   type MarkUpsert,
@@ -7,10 +8,11 @@ import {
   settleMarkIndexes,
   stageMarks,
 } from '../data/repositories/marks.ts';
+import { type PartyUpsert, writeParties } from '../data/repositories/register-parties.ts';
 import { MIRROR_SOURCE } from '../domain/sources.ts';
 import { matchKeys } from '../matching/normalize.ts';
 import { type ReadProgress, RecordFileError, readRecordFile } from '../register/read-records.ts';
-import type { RegisterRecord } from '../register/record.ts';
+import type { RecordItem, RegisterRecord } from '../register/record.ts';
 
 export type ImportError = { file: string; line: number | null; message: string };
 
@@ -19,6 +21,8 @@ export type ImportSummary = {
   updated: number;
   skipped: number;
   errors: ImportError[];
+  /** Records the office deleted and the mirror deleted with them; absent when there were none. */
+  deleted?: number;
 };
 
 export type ImportOptions = {
@@ -91,80 +95,155 @@ const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Rolls back a batch staged behind one that failed: nothing after a failed batch is written. */
 class EarlierBatchFailed extends Error {}
 
+/** Writes the batches of one import, two at a time, in file order (see importRecordFiles). */
+class BatchWriter {
+  readonly summary: ImportSummary = { imported: 0, updated: 0, skipped: 0, errors: [] };
+  #deleted = 0;
+  #unlisted = 0;
+  // Keyed by externalId: a batch may not touch one row twice, and the later line wins anyway.
+  #batch = new MarkBatch();
+  // Keyed by office, role and key, likewise.
+  #parties = new Map<string, PartyUpsert>();
+  #previous: Promise<void> | null = null;
+  #older: Promise<void> | null = null;
+  #failure: { error: unknown } | null = null;
+  #batches = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: ImportOptions,
+  ) {}
+
+  get batches(): number {
+    return this.#batches;
+  }
+
+  report(error: ImportError): void {
+    if (this.summary.errors.length < (this.options.maxListedErrors ?? 1000)) {
+      this.summary.errors.push(error);
+    } else this.#unlisted++;
+  }
+
+  /** Adds one item of a file; writes the batch when it is full. */
+  async take(item: RecordItem): Promise<void> {
+    const asOf = ('asOf' in item ? item.asOf : undefined) ?? this.options.asOf ?? null;
+    if ('record' in item) this.#batch.add(toMarkUpsert(item.record, asOf));
+    else if ('deleted' in item) this.#batch.delete(item.deleted.externalId, asOf);
+    else if ('party' in item) {
+      const { office, role, key } = item.party;
+      this.#parties.set(`${office}\u0000${role}\u0000${key}`, { ...item.party, asOf });
+    } else if ('error' in item) {
+      this.report({ file: item.file, line: item.line, message: item.error });
+      return;
+    } else {
+      this.summary.skipped++;
+      return;
+    }
+    const pending = this.#batch.pending + this.#parties.size;
+    if (pending >= (this.options.batchSize ?? 2000)) await this.flush();
+    else if (this.#previous !== null && pending % YIELD_EVERY === 0) await yieldToIo();
+  }
+
+  /**
+   * Starts writing the batch held, once the one before the last has committed. A batch merges
+   * only after the one before it has committed, so batches commit in file order (the later line of
+   * an externalId wins, change_seq follows the file) and memory stays at three batches.
+   */
+  async flush(): Promise<void> {
+    await this.#older;
+    this.#older = null;
+    if (this.#failure !== null) throw this.#failure.error;
+    this.options.signal?.throwIfAborted();
+    if (this.#batch.pending === 0 && this.#parties.size === 0) return;
+    const rows = this.#batch;
+    const parties = [...this.#parties.values()];
+    this.#batch = new MarkBatch();
+    this.#parties = new Map();
+    this.summary.skipped += rows.stale;
+    const before = this.#previous;
+    this.#batches++;
+    const foldWordCounts = this.#batches % FOLD_EVERY === 0;
+    // The failure is kept, not left as a rejected promise nobody awaits yet: it is thrown at the
+    // next flush, or at the end. A batch staged behind a failed one rolls back without a word.
+    const current = this.db
+      .transaction(async (tx) => {
+        await stageMarks(tx, rows);
+        await before;
+        if (this.#failure !== null) throw new EarlierBatchFailed();
+        const marks = await mergeStagedMarks(tx, { foldWordCounts });
+        const written = await writeParties(tx, parties);
+        const deleted = await deleteMarks(tx, MIRROR_SOURCE, rows.deletions);
+        return { marks, written, deleted };
+      })
+      .then(
+        ({ marks, written, deleted }) => {
+          this.summary.imported += marks.inserted + written.inserted;
+          this.summary.updated += marks.updated + written.updated;
+          // Versions older than the one stored (a file loaded out of date order) are left out.
+          this.summary.skipped += marks.stale;
+          this.#deleted += deleted + written.deleted;
+        },
+        (error: unknown) => {
+          if (!(error instanceof EarlierBatchFailed)) this.#failure ??= { error };
+        },
+      );
+    this.#older = before;
+    this.#previous = current;
+  }
+
+  /** Waits for the batches in flight; throws the first failure. */
+  async settle(): Promise<void> {
+    await this.#older;
+    await this.#previous;
+    this.#older = this.#previous = null;
+    if (this.#failure !== null) throw this.#failure.error;
+  }
+
+  /** Whatever went wrong, the batches in flight end before the caller may close the database. */
+  async abandon(): Promise<void> {
+    await this.#older;
+    await this.#previous;
+  }
+
+  /** The summary as `marks import` prints it (`deleted` only when the office deleted some). */
+  result(): ImportSummary {
+    if (this.#unlisted > 0) {
+      this.summary.errors.push({
+        file: '',
+        line: null,
+        message: `${this.#unlisted} more errors not listed`,
+      });
+    }
+    return this.#deleted > 0 ? { ...this.summary, deleted: this.#deleted } : this.summary;
+  }
+
+  /** How many records the import wrote (for settling the indexes). */
+  get written(): number {
+    return this.summary.imported + this.summary.updated;
+  }
+}
+
 /**
  * Streams register files into the mirror in batches, one transaction per batch: memory stays flat
  * whatever the file size, and a bad record is reported with its file and line without stopping
  * the rest. Importing an externalId again updates the record and bumps its change sequence, unless
  * the stored version is as of a later day than the one imported (see `asOf`): that record is
  * counted as skipped and nothing of it changes, so files loaded out of date order (a failed file
- * loaded again after newer ones) leave the mirror as if they had been loaded in order.
+ * loaded again after newer ones) leave the mirror as if they had been loaded in order. A record
+ * the office deleted is deleted from the mirror (counted in `deleted`), and an office's applicant
+ * and representative records (EUIPO) are kept in register_parties, their names given to the marks
+ * that name them by key (counted in `imported` and `updated` with the marks).
+ *
+ * Batches are written while the next ones are read, parsed and keyed, each in its own
+ * transaction, two at a time: while one is merged into the mirror (holding the import lock), the
+ * next is staged (COPY) on another connection.
  */
 export async function importRecordFiles(
   db: Db,
   paths: readonly string[] | AsyncIterable<string>,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const batchSize = options.batchSize ?? 2000;
-  const maxListed = options.maxListedErrors ?? 1000;
-  const summary: ImportSummary = { imported: 0, updated: 0, skipped: 0, errors: [] };
-  let unlisted = 0;
-  const report = (error: ImportError) => {
-    if (summary.errors.length < maxListed) summary.errors.push(error);
-    else unlisted++;
-  };
-  // Keyed by externalId: a batch may not touch one row twice, and the later line wins anyway.
-  let batch = new MarkBatch();
-  // Batches are written while the next ones are read, parsed and keyed, each in its own
-  // transaction, two at a time: while one is merged into the mirror (holding the import lock), the
-  // next is staged (COPY) on another connection. A batch merges only after the one before it has
-  // committed, so batches commit in file order (the later line of an externalId wins, change_seq
-  // follows the file) and memory stays at three batches.
-  let previous: Promise<void> | null = null;
-  let older: Promise<void> | null = null;
-  let failure: { error: unknown } | null = null;
-  let batches = 0;
-  const settle = async () => {
-    await older;
-    await previous;
-    older = previous = null;
-    if (failure !== null) throw failure.error;
-  };
-  const flush = async () => {
-    await older;
-    older = null;
-    if (failure !== null) throw failure.error;
-    options.signal?.throwIfAborted();
-    if (batch.size === 0) return;
-    const rows = batch;
-    batch = new MarkBatch();
-    summary.skipped += rows.stale;
-    const before = previous;
-    batches++;
-    const foldWordCounts = batches % FOLD_EVERY === 0;
-    // The failure is kept, not left as a rejected promise nobody awaits yet: it is thrown at the
-    // next flush, or at the end. A batch staged behind a failed one rolls back without a word.
-    const current = db
-      .transaction(async (tx) => {
-        await stageMarks(tx, rows);
-        await before;
-        if (failure !== null) throw new EarlierBatchFailed();
-        return mergeStagedMarks(tx, { foldWordCounts });
-      })
-      .then(
-        (result) => {
-          summary.imported += result.inserted;
-          summary.updated += result.updated;
-          // Versions older than the one stored (a file loaded out of date order) are left out.
-          summary.skipped += result.stale;
-        },
-        (error: unknown) => {
-          if (!(error instanceof EarlierBatchFailed)) failure ??= { error };
-        },
-      );
-    older = before;
-    previous = current;
-  };
-
+  const writer = new BatchWriter(db, options);
   try {
     const fileCount = Array.isArray(paths) ? paths.length : null;
     let fileIndex = -1;
@@ -177,38 +256,22 @@ export async function importRecordFiles(
         const items = readRecordFile(path, {
           onProgress: (p) => options.onProgress?.({ ...p, fileIndex: index, fileCount }),
         });
-        for await (const item of items) {
-          if ('record' in item) {
-            batch.add(toMarkUpsert(item.record, item.asOf ?? options.asOf ?? null));
-            if (batch.size >= batchSize) await flush();
-            else if (previous !== null && batch.size % YIELD_EVERY === 0) await yieldToIo();
-          } else if ('error' in item) {
-            report({ file: item.file, line: item.line, message: item.error });
-          } else {
-            summary.skipped++;
-          }
-        }
+        for await (const item of items) await writer.take(item);
       } catch (error) {
         if (!(error instanceof RecordFileError)) throw error;
-        report({ file: error.file, line: null, message: error.reason });
+        writer.report({ file: error.file, line: null, message: error.reason });
       }
     }
-    await flush();
-    await settle();
+    await writer.flush();
+    await writer.settle();
   } catch (error) {
-    // Whatever went wrong, the batches in flight end before the caller may close the database.
-    await older;
-    await previous;
+    await writer.abandon();
     // The batches that did commit have their word counts' changes waiting: folded now if the
     // database still answers, else by the next import or the next start.
     await foldPendingWordCounts(db).catch(() => {});
     throw error;
   }
-  const written = summary.imported + summary.updated;
-  if (batches % FOLD_EVERY !== 0) await foldPendingWordCounts(db);
-  if (written > 0) await settleMarkIndexes(db, written);
-  if (unlisted > 0) {
-    summary.errors.push({ file: '', line: null, message: `${unlisted} more errors not listed` });
-  }
-  return summary;
+  if (writer.batches % FOLD_EVERY !== 0) await foldPendingWordCounts(db);
+  if (writer.written > 0) await settleMarkIndexes(db, writer.written);
+  return writer.result();
 }

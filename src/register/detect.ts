@@ -1,4 +1,10 @@
-export type RecordFormat = 'jsonl' | 'uspto-xml' | 'wipo-st96' | 'wipo-st66';
+export type RecordFormat = 'jsonl' | 'uspto-xml' | 'wipo-st96' | 'wipo-st66' | 'euipo-xml';
+
+/** The formats `marks import` reads, as an unknown file's message names them. */
+export const KNOWN_FORMATS =
+  'normalized JSON Lines (a line starting with "{"), USPTO trademark-applications-daily XML, ' +
+  'WIPO ST.96 (CIPO bulk files, USPTO TSDR), WIPO ST.66 (USPTO TSDR) or EUIPO bulk XML ' +
+  '(EUTM, applicant and representative files)';
 
 /**
  * Which reader a file needs, from its first bytes (already decompressed): skip a UTF-8 BOM and
@@ -23,24 +29,20 @@ export function firstSignificantByte(bytes: Uint8Array): number | null {
 }
 
 /**
- * EUIPO's own bulk files (EUTM download) are ST.66 TM-XML in a namespace of EUIPO's, not WIPO's;
- * their root element's name is not relied on.
+ * EUIPO's own bulk files are ST.66 element names in a namespace of EUIPO's, not WIPO's: the
+ * `EM-TM-TradeMark-V3-4` documents of its open data and the older EUTM_Download ones (compared in
+ * lower case). Their root element's name is not relied on.
  */
-const EUIPO_DOWNLOAD = 'http://www.euipo.europa.eu/eutm/eutm_download';
+const EUIPO_NAMESPACES = new Set([
+  'http://euipo.europa.eu/trademark/data',
+  'http://www.euipo.europa.eu/eutm/eutm_download',
+]);
 
 const XML_SKIP = /^\s*(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE(?:[^[>]|\[[\s\S]*?\])*>)/i;
 const XML_ROOT = /^\s*<([A-Za-z_][\w.:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)\/?>/;
 
-/**
- * Which XML reader a document needs, from its root element (prolog, comments and an internal DTD
- * are passed over): USPTO's `trademark-applications-daily`/`case-file`, or a WIPO standard told by
- * its element names and namespace: ST.66 TM-XML (`TradeMark…`, namespace
- * `http://www.wipo.int/standards/XMLSchema/trademarks`, or EUIPO's
- * `http://www.euipo.europa.eu/EUTM/EUTM_Download` with any root) or ST.96 (`Trademark…`, namespaces
- * `…/ST96/Trademark` or the 1.0 drafts' `…/Trademark/1`). Undefined while `head` does not reach
- * the root yet; any other root is `uspto-xml`, whose reader reports it.
- */
-export function detectXmlFormat(head: string): RecordFormat | undefined {
+/** The root element of an XML document: its name as written and its namespace (lower case). */
+export function xmlRoot(head: string): { name: string; namespace: string } | undefined {
   let rest = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head;
   for (let m = XML_SKIP.exec(rest); m; m = XML_SKIP.exec(rest)) rest = rest.slice(m[0].length);
   const root = XML_ROOT.exec(rest);
@@ -48,17 +50,29 @@ export function detectXmlFormat(head: string): RecordFormat | undefined {
   const [, name = '', attributes = ''] = root;
   const colon = name.indexOf(':');
   const prefix = colon === -1 ? '' : name.slice(0, colon);
-  const localName = name.slice(colon + 1);
   const nsAttribute = prefix === '' ? 'xmlns' : `xmlns:${prefix}`;
   const ns = new RegExp(
     `(?:^|\\s)${nsAttribute.replace('.', '\\.')}\\s*=\\s*["']([^"']*)["']`,
   ).exec(attributes)?.[1];
-  const namespace = ns?.toLowerCase() ?? '';
-  if (
-    localName.startsWith('TradeMark') ||
-    namespace.endsWith('/xmlschema/trademarks') ||
-    namespace === EUIPO_DOWNLOAD
-  ) {
+  return { name, namespace: ns?.toLowerCase() ?? '' };
+}
+
+/**
+ * Which XML reader a document needs, from its root element (prolog, comments and an internal DTD
+ * are passed over): USPTO's `trademark-applications-daily`/`case-file`; EUIPO's bulk XML (any root
+ * in one of its namespaces); or a WIPO standard told by its element names and namespace: ST.66
+ * TM-XML (`TradeMark…`, namespace `http://www.wipo.int/standards/XMLSchema/trademarks`) or ST.96
+ * (`Trademark…`, CIPO's `TrademarkApplication` included, namespaces `…/ST96/Trademark` or the 1.0
+ * drafts' `…/Trademark/1`). Undefined while `head` does not reach the root yet; null for any
+ * other root, which is no format this service reads.
+ */
+export function detectXmlFormat(head: string): RecordFormat | null | undefined {
+  const root = xmlRoot(head);
+  if (root === undefined) return undefined;
+  const { name, namespace } = root;
+  const localName = name.slice(name.indexOf(':') + 1);
+  if (EUIPO_NAMESPACES.has(namespace)) return 'euipo-xml';
+  if (localName.startsWith('TradeMark') || namespace.endsWith('/xmlschema/trademarks')) {
     return 'wipo-st66';
   }
   if (
@@ -67,5 +81,7 @@ export function detectXmlFormat(head: string): RecordFormat | undefined {
   ) {
     return 'wipo-st96';
   }
-  return 'uspto-xml';
+  return localName === 'trademark-applications-daily' || localName === 'case-file'
+    ? 'uspto-xml'
+    : null;
 }

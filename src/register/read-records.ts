@@ -6,8 +6,11 @@ import {
   detectFormat,
   detectXmlFormat,
   firstSignificantByte,
+  KNOWN_FORMATS,
   type RecordFormat,
+  xmlRoot,
 } from './detect.ts';
+import { readEuipoXml } from './euipo-xml.ts';
 import { readJsonLines } from './jsonl.ts';
 import type { RecordItem } from './record.ts';
 import { readUsptoXml } from './uspto-xml.ts';
@@ -92,10 +95,13 @@ function unknownFormat(path: string, head: Uint8Array): RecordFileError {
   if (firstSignificantByte(head) === 0x5b) {
     return new RecordFileError(path, 'a JSON array is not JSON Lines: write one record per line');
   }
-  return new RecordFileError(
-    path,
-    'unknown format: expected JSON Lines (a line starting with "{") or USPTO XML ("<")',
-  );
+  return new RecordFileError(path, `unknown format: expected ${KNOWN_FORMATS}`);
+}
+
+function unknownXml(path: string, head: Buffer): RecordFileError {
+  const root = xmlRoot(head.toString('utf8'));
+  const named = root === undefined ? '' : ` (root element <${root.name}>)`;
+  return new RecordFileError(path, `unknown format: XML${named} of none of ${KNOWN_FORMATS}`);
 }
 
 async function* replay(
@@ -168,6 +174,7 @@ export async function* readRecordFile(
           if (format !== 'uspto-xml') break;
           // Which XML: read on until the root element shows (an internal DTD may come first).
           const xml = detectXmlFormat(bytes.toString('utf8'));
+          if (xml === null) throw unknownXml(path, bytes);
           if (xml !== undefined) {
             format = xml;
             break;
@@ -186,6 +193,7 @@ export async function* readRecordFile(
     if (format === 'jsonl') yield* readJsonLines(content, path);
     else if (format === 'wipo-st96') yield* readWipoXml(content, 'st96', path);
     else if (format === 'wipo-st66') yield* readWipoXml(content, 'st66', path);
+    else if (format === 'euipo-xml') yield* readEuipoXml(content, path);
     else yield* readUsptoXml(content, path);
   } finally {
     source.destroy();

@@ -490,4 +490,27 @@ export type RecordItem =
       asOf?: string;
     }
   | { file: string; line: number; error: string }
-  | { file: string; line: number; skipped: true; reason: string };
+  | { file: string; line: number; skipped: true; reason: string }
+  /** The office deleted this record from its register (EUIPO, CIPO: operation Delete). */
+  | { file: string; line: number; deleted: { externalId: string }; asOf?: string }
+  /** An applicant or representative record the office publishes apart from its marks (EUIPO). */
+  | { file: string; line: number; party: RegisterParty; asOf?: string };
+
+/**
+ * An applicant or representative as an office publishes it apart from its marks, by the office's
+ * own key (EUIPO's applicant and representative files); the marks name it by that key. Stored in
+ * the mirror's register_parties (migration 022).
+ */
+export type RegisterParty = {
+  /** ST.3 code of the office whose key this is (`EM`). */
+  office: string;
+  role: 'applicant' | 'representative';
+  key: string;
+  /** The name as the office writes it; null when the record gives none. */
+  name: string | null;
+  /** ST.3 code of the party's country (address, else nationality); null when not given. */
+  countryCode: string | null;
+  /** The office deleted the record (operationCode Delete): the mirror forgets it. */
+  deleted: boolean;
+  rawPayload: Record<string, unknown>;
+};

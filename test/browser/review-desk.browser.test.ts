@@ -515,7 +515,7 @@ describe('the review desk in a browser', { skip }, () => {
   ] as const) {
     it(`has no serious or critical axe violations and no sideways scroll (${label})`, async () => {
       const anonymous = await newPage(viewport);
-      for (const path of ['/sign-in', '/pricing']) await audit(anonymous, path);
+      for (const path of ['/sign-in', '/pricing', '/about']) await audit(anonymous, path);
 
       const page = await newPage(viewport);
       const { watchId } = await deskUser(page);

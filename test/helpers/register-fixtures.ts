@@ -97,3 +97,24 @@ ${caseFiles.join('')}</action-keys>
 </trademark-applications-daily>
 `;
 }
+
+/**
+ * An applicant file in EUIPO's namespace. DERIVED: no real applicant file was found; the elements
+ * are ST.66's Applicant (the vocabulary of the mark files), the keys those of the real marks, the
+ * names and countries test values, not EUIPO's.
+ */
+export const applicantFile = (body: string, produced = '2020-07-01T10:00:00') =>
+  `<?xml version="1.0" encoding="UTF-8"?>
+<Transaction xmlns="http://euipo.europa.eu/trademark/data">
+<TransactionHeader><SenderDetails><RequestProducerDateTime>${produced}</RequestProducerDateTime></SenderDetails></TransactionHeader>
+<TradeMarkTransactionBody><TransactionContentDetails><TransactionData>
+${body}
+</TransactionData></TransactionContentDetails></TradeMarkTransactionBody>
+</Transaction>
+`;
+
+export const applicant = (key: string, name: string | null, country: string, op = 'Insert') =>
+  `<ApplicantDetails><Applicant operationCode="${op}"><ApplicantIdentifier>${key}</ApplicantIdentifier>
+<ApplicantAddressBook><FormattedNameAddress>${name === null ? '' : `<Name><FormattedName><OrganizationName>${name}</OrganizationName></FormattedName></Name>`}
+<Address><FormattedAddress><FormattedAddressCountryCode>${country}</FormattedAddressCountryCode></FormattedAddress></Address>
+</FormattedNameAddress></ApplicantAddressBook></Applicant></ApplicantDetails>`;

@@ -407,6 +407,30 @@ describe('dashboard: pages', () => {
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
   });
 
+  it("credits the offices on /about, for anyone, linked from every page's footer", async () => {
+    const client = new DashboardClient(server);
+    const page = await client.get('/about');
+    assert.equal(page.status, 200);
+    const text = textOf(page.text);
+    assert.ok(
+      text.includes(
+        'Contains data licensed by Her Majesty the Queen in right of Canada, as represented by the Minister of Industry, the minister responsible for the administration of the Canadian Intellectual Property Office.',
+      ),
+    );
+    assert.ok(
+      text.includes(
+        'Source of the EU trade mark data: the European Union Intellectual Property Office (EUIPO). The data is freely available from EUIPO',
+      ),
+    );
+    assert.match(page.text, /href="https:\/\/euipo\.europa\.eu\/eSearch\/"/);
+    const pricing = await client.get('/pricing');
+    assert.match(pricing.text, /<footer[\s\S]*href="\/about"[\s\S]*<\/footer>/);
+    assert.match(
+      textOf(pricing.text),
+      /register data from the USPTO, the EUIPO \(freely available at EUIPO eSearch\) and CIPO/,
+    );
+  });
+
   it('lists the four plans on /pricing, for anyone', async () => {
     const page = await new DashboardClient(server).get('/pricing');
     assert.equal(page.status, 200);

@@ -102,6 +102,51 @@ describe('rationale', () => {
     assert.doesNotMatch(a.rationalePlain, /\*\*|`/, 'the plain text has no Markdown');
   });
 
+  it('an EU trade mark covers the member state watched: "EU trade mark, covers DE"', () => {
+    const eutm = assess('Nike', 'NIKE', {
+      jurisdiction: 'EM',
+      externalId: 'EM500000018173421',
+      publishedAt: '2020-02-06T00:00:00.000Z',
+    });
+    assert.match(
+      eutm.rationale,
+      /EU trade mark, covers DE: the EUIPO \(EM\) record has effect in every member state of the European Union\./,
+    );
+    assert.match(eutm.rationale, /EUTM 018173421/);
+    assert.match(
+      eutm.rationale,
+      /\[EUIPO eSearch\]\(https:\/\/euipo\.europa\.eu\/eSearch\/#details\/trademarks\/018173421\)/,
+    );
+  });
+
+  it("a CIPO record's own opposition period is the window, as the office gives it", () => {
+    const oppositionPeriod = { startsAt: '2002-03-27', endsAt: '2002-05-29' };
+    const p = prepareWatch({ name: 'Ceridian', niceClasses: [17], designations: ['CA'] });
+    const r = record('CERIDIAN', {
+      jurisdiction: 'CA',
+      externalId: 'CA-1057614',
+      classes: [17],
+      publishedAt: '2002-03-27T00:00:00.000Z',
+      rawPayload: { oppositionPeriod },
+    });
+    const a = assessAlert(p, r, decideConflictPrepared(p, r));
+    // Not the two months the rule computes (2002-05-27): the office's end date.
+    assert.equal(a.opposition?.closesAt, '2002-05-29');
+    assert.equal(a.opposition?.extendableUntil, null);
+    assert.match(
+      a.rationale,
+      /the opposition period the office gives for this record, 2002-03-27 to 2002-05-29/,
+    );
+    assert.match(a.rationale, /The CIPO \(CA\) record covers the watched designation CA\./);
+    assert.match(
+      a.rationale,
+      /\[Canadian Trademarks Database\]\(https:\/\/ised-isde\.canada\.ca\/cipo\/trademark-search\/1057614\)/,
+    );
+    // Without it, the office's rule: two months from the advertisement.
+    const computed = assessAlert(p, { ...r, rawPayload: {} }, decideConflictPrepared(p, r));
+    assert.equal(computed.opposition?.closesAt, '2002-05-27');
+  });
+
   it('says which letters differ and which respellings sound alike', () => {
     assert.match(
       assess('Samsung', 'SAMSNUG').rationale,

@@ -49,6 +49,33 @@ describe('MarkBatch', () => {
     );
   });
 
+  it('a deletion drops the version held and is kept for the mirror; a later version revives it', () => {
+    const batch = new MarkBatch();
+    batch.add(upsert({ externalId: 'EM1', markText: 'ONE' }, '2026-11-01'));
+    batch.add(upsert({ externalId: 'EM2', markText: 'TWO' }));
+    batch.delete('EM1', '2026-11-02');
+    batch.delete('EM3', null);
+    assert.deepEqual(rowsOf(batch).map(markTextOf), ['TWO']);
+    assert.equal(batch.size, 1);
+    assert.equal(batch.pending, 3);
+    assert.deepEqual(batch.deletions, [
+      { externalId: 'EM1', asOf: '2026-11-02' },
+      { externalId: 'EM3', asOf: null },
+    ]);
+    // A version older than the deletion stays deleted; a newer one replaces the deletion.
+    batch.add(upsert({ externalId: 'EM1', markText: 'ONE OLDER' }, '2026-11-01'));
+    assert.equal(batch.stale, 1);
+    batch.add(upsert({ externalId: 'EM1', markText: 'ONE AGAIN' }, '2026-11-03'));
+    assert.deepEqual(rowsOf(batch).map(markTextOf), ['ONE AGAIN', 'TWO']);
+    assert.deepEqual(batch.deletions, [{ externalId: 'EM3', asOf: null }]);
+    // An undated deletion takes what is held (EM2); one older than the version held, nothing (EM4).
+    batch.delete('EM2', null);
+    batch.add(upsert({ externalId: 'EM4', markText: 'FOUR' }, '2026-11-05'));
+    batch.delete('EM4', '2026-11-04');
+    assert.deepEqual(rowsOf(batch).map(markTextOf), ['ONE AGAIN', 'FOUR']);
+    assert.equal(batch.stale, 2);
+  });
+
   it('grows past its first buffer without losing a byte', () => {
     const batch = new MarkBatch();
     const texts = Array.from({ length: 500 }, (_, n) => `MARK ${n}${'Ж'.repeat(n % 300)}`);

@@ -56,7 +56,19 @@ describe('WIPO ST.96 and ST.66 documents', () => {
         status: 'registered',
         classes: [9, 42],
         logoUrl: null,
-        goods: [],
+        // TSDR gives no language: the USPTO takes identifications in English only.
+        goods: [
+          {
+            niceClass: 9,
+            text: 'Computer programs and downloadable computer programs that implement an object-oriented computer programming language',
+            language: 'en',
+          },
+          {
+            niceClass: 42,
+            text: 'Providing information relating to an object-oriented computer programming language and its development environment',
+            language: 'en',
+          },
+        ],
         rawPayload: undefined,
       },
     );
@@ -210,12 +222,12 @@ describe('WIPO ST.96 and ST.66 documents', () => {
   });
 });
 
-describe("EUIPO bulk files (ST.66 in EUIPO's EUTM_Download namespace)", () => {
-  it('are detected as ST.66 by their namespace, whatever the root element', () => {
-    assert.equal(detectXmlFormat(text(EUIPO)), 'wipo-st66');
+describe("EUIPO bulk files in the older vocabulary (EUIPO's EUTM_Download namespace)", () => {
+  it('are detected as EUIPO bulk XML by their namespace, whatever the root element', () => {
+    assert.equal(detectXmlFormat(text(EUIPO)), 'euipo-xml');
     const ns = 'xmlns:em="http://www.euipo.europa.eu/EUTM/EUTM_Download"';
-    assert.equal(detectXmlFormat(`<em:Transaction ${ns}>`), 'wipo-st66');
-    assert.equal(detectXmlFormat(`<?xml version="1.0"?><em:Marks ${ns}>`), 'wipo-st66');
+    assert.equal(detectXmlFormat(`<em:Transaction ${ns}>`), 'euipo-xml');
+    assert.equal(detectXmlFormat(`<?xml version="1.0"?><em:Marks ${ns}>`), 'euipo-xml');
   });
 
   it('read each mark with only what the file gives: no owner, class or status is made up', async () => {
@@ -237,11 +249,11 @@ describe("EUIPO bulk files (ST.66 in EUIPO's EUTM_Download namespace)", () => {
         [r.ownerName, r.ownerCountryCode, r.status, r.classes, r.registeredAt, r.expiresAt],
         [null, null, null, [], null, null],
       );
-      assert.equal(r.rawPayload.source, 'wipo-st66');
+      assert.equal(r.rawPayload.source, 'euipo-bulk-xml');
     }
   });
 
-  it('a mark naming its applicant by key keeps the key and a null owner; a deleted mark is skipped', async () => {
+  it('a mark naming its applicant by key keeps the key and a null owner; a deleted mark is a deletion', async () => {
     // DERIVED in memory from the fixture: the applicant key and the Delete are shapes EUIPO's files
     // are documented to have; the key value is a test value, not an EUIPO identifier.
     const source = text(EUIPO)
@@ -258,12 +270,12 @@ describe("EUIPO bulk files (ST.66 in EUIPO's EUTM_Download namespace)", () => {
     const [first, second] = items;
     assert.ok(first && 'record' in first);
     assert.deepEqual(first.record.rawPayload.applicantKeys, ['test-key-1']);
+    assert.equal(first.record.ownerKey, 'test-key-1');
     assert.equal(first.record.ownerName, null);
     assert.deepEqual(second, {
       file: 'f.xml',
       line: (second as { line: number }).line,
-      skipped: true,
-      reason: 'EM 000007849: deleted by the office (operationCode Delete)',
+      deleted: { externalId: 'EM500000000007849' },
     });
   });
 

@@ -30,7 +30,15 @@ const BROKEN = recordsFixture('broken.jsonl');
 const summary = (items: readonly RecordItem[]) =>
   items.map((item) => [
     item.line,
-    'record' in item ? 'record' : 'error' in item ? item.error : `skipped: ${item.reason}`,
+    'record' in item
+      ? 'record'
+      : 'error' in item
+        ? item.error
+        : 'skipped' in item
+          ? `skipped: ${item.reason}`
+          : 'deleted' in item
+            ? `deleted: ${item.deleted.externalId}`
+            : `party: ${item.party.key}`,
   ]);
 
 const EXPECTED_BROKEN = [

@@ -8,6 +8,7 @@ import {
   sessionOf,
   viewerOf,
 } from '../context.ts';
+import { aboutPage } from '../views/about.ts';
 import type { AlertView } from '../views/alerts.ts';
 import { homePage } from '../views/home.ts';
 import { pricingPage } from '../views/pricing.ts';
@@ -48,6 +49,11 @@ export function pageRoutes(app: FastifyInstance, s: DashboardServices) {
         currentTier: request.dashboardSession?.principal.plan.tier ?? null,
       }),
     );
+  });
+
+  // Where the register data comes from, with the credits the offices ask for (footer link).
+  app.get('/about', { config: { dashboard: 'anyone' } }, async (request, reply) => {
+    return sendPage(reply, aboutPage({ viewer: await viewerOf(request, s.alerts) }));
   });
 
   // The stylesheet and script. Their URLs carry a content hash, so they can be cached for a year.

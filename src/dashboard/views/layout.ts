@@ -90,8 +90,8 @@ ${noticeBanner(o.notice)}
 ${o.body}
 </main>
 <footer class="site-footer"><div class="container">
-  <span>Trademark Watch</span>
-  <nav aria-label="Footer"><ul><li><a href="/pricing">Plans</a></li><li><a href="/docs">API reference</a></li></ul></nav>
+  <span>Trademark Watch · register data from the USPTO, the EUIPO (freely available at EUIPO eSearch) and CIPO</span>
+  <nav aria-label="Footer"><ul><li><a href="/pricing">Plans</a></li><li><a href="/docs">API reference</a></li><li><a href="/about">Data sources and credits</a></li></ul></nav>
 </div></footer>
 <div id="live-region" class="visually-hidden" aria-live="polite"></div>
 </body>

@@ -136,12 +136,27 @@ export class MarkBatch {
   #ends: number[] = [];
   #rowOf = new Map<string, number>();
   #asOf: (string | null)[] = [];
+  /** Rows a later deletion of the same record took out of the batch. */
+  #removed: boolean[] = [];
+  #removedCount = 0;
+  /** Records the office deleted (externalId → as-of date), to delete from the mirror. */
+  #deletions = new Map<string, string | null>();
   #replaced = false;
   #stale = 0;
 
-  /** How many distinct records the batch holds. */
+  /** How many distinct records the batch holds to write. */
   get size(): number {
-    return this.#starts.length;
+    return this.#starts.length - this.#removedCount;
+  }
+
+  /** How many records to write or delete the batch holds. */
+  get pending(): number {
+    return this.size + this.#deletions.size;
+  }
+
+  /** The records to delete, each with the as-of date of its deletion. */
+  get deletions(): { externalId: string; asOf: string | null }[] {
+    return [...this.#deletions].map(([externalId, asOf]) => ({ externalId, asOf }));
   }
 
   /** How many records were dropped as older than the version of the same record held. */
@@ -151,12 +166,20 @@ export class MarkBatch {
 
   add(record: MarkUpsert): void {
     const index = this.#rowOf.get(record.externalId);
-    if (index !== undefined) {
-      const held = this.#asOf[index] ?? null;
-      if (held !== null && record.asOf !== null && record.asOf < held) {
+    if (this.#deletions.has(record.externalId)) {
+      // Deleted earlier in the batch: this version replaces the deletion, unless it is older.
+      if (isOlder(record.asOf, this.#deletions.get(record.externalId) ?? null)) {
         this.#stale++;
         return;
       }
+      this.#deletions.delete(record.externalId);
+    } else if (index !== undefined && isOlder(record.asOf, this.#asOf[index] ?? null)) {
+      this.#stale++;
+      return;
+    }
+    if (index !== undefined && this.#removed[index]) {
+      this.#removed[index] = false;
+      this.#removedCount--;
     }
     const row = copyRow(record);
     const start = this.#length;
@@ -167,6 +190,7 @@ export class MarkBatch {
       this.#starts.push(start);
       this.#ends.push(this.#length);
       this.#asOf.push(record.asOf);
+      this.#removed.push(false);
     } else {
       this.#starts[index] = start;
       this.#ends[index] = this.#length;
@@ -175,17 +199,36 @@ export class MarkBatch {
     }
   }
 
+  /**
+   * The office deleted this record: a version of it held in the batch is dropped, and the stored
+   * one is deleted when the batch is written, unless either is as of a later day.
+   */
+  delete(externalId: string, asOf: string | null): void {
+    const index = this.#rowOf.get(externalId);
+    if (index !== undefined && !this.#removed[index]) {
+      if (isOlder(asOf, this.#asOf[index] ?? null)) {
+        this.#stale++;
+        return;
+      }
+      this.#removed[index] = true;
+      this.#removedCount++;
+      this.#replaced = true;
+    }
+    const earlier = this.#deletions.get(externalId);
+    if (earlier === undefined || !isOlder(asOf, earlier)) this.#deletions.set(externalId, asOf);
+  }
+
   /** The COPY text of the batch: one row per record, in the order they were first added. */
   copyRows(): Buffer<ArrayBuffer> {
     if (!this.#replaced) return this.#bytes.subarray(0, this.#length);
     let size = 0;
     for (let i = 0; i < this.#starts.length; i++) {
-      size += (this.#ends[i] as number) - (this.#starts[i] as number);
+      if (!this.#removed[i]) size += (this.#ends[i] as number) - (this.#starts[i] as number);
     }
     const out = Buffer.allocUnsafe(size);
     let at = 0;
     for (let i = 0; i < this.#starts.length; i++) {
-      at += this.#bytes.copy(out, at, this.#starts[i], this.#ends[i]);
+      if (!this.#removed[i]) at += this.#bytes.copy(out, at, this.#starts[i], this.#ends[i]);
     }
     return out;
   }
@@ -200,6 +243,10 @@ export class MarkBatch {
     this.#bytes = grown;
   }
 }
+
+/** A version as of `incoming` is older than one as of `held`: both days known, and earlier. */
+const isOlder = (incoming: string | null, held: string | null) =>
+  incoming !== null && held !== null && incoming < held;
 
 /**
  * COPY text rows of the staging table, UTF-8, batched as the importer batches them (for bench:scan,
@@ -278,6 +325,31 @@ export async function mergeStagedMarks(
   const inserted = rows[0]?.inserted ?? 0;
   const written = rows[0]?.written ?? 0;
   return { inserted, updated: written - inserted, stale: (rows[0]?.staged ?? 0) - written };
+}
+
+/**
+ * Deletes the marks the office deleted, in the batch's transaction after its merge (the import
+ * lock held), unless the stored version is as of a later day than the deletion (mark_supersedes).
+ * The word counts' changes waiting in mark_word_deltas are folded first: the delete trigger
+ * (migration 011) subtracts the deleted marks' words from mark_words, which must hold them by
+ * then. mark_band follows by its own trigger. Returns how many marks were deleted.
+ */
+export async function deleteMarks(
+  tx: Queryable,
+  sourceCode: string,
+  deletions: readonly { externalId: string; asOf: string | null }[],
+): Promise<number> {
+  if (deletions.length === 0) return 0;
+  await foldWordCounts(tx);
+  const rows = await tx.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM marks m USING jsonb_to_recordset($1::text::jsonb) AS d("externalId" text, "asOf" date)
+        WHERE m.source_code = $2 AND m.external_id = d."externalId" AND mark_supersedes(d."asOf", m.as_of)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [JSON.stringify(deletions), sourceCode],
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /**
