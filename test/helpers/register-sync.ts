@@ -77,7 +77,8 @@ export type SyncTestContext = { database: TestDatabase; db: Db; server: FeedServ
 
 /**
  * The hooks of a sync test file: a fresh database and a local feed for the file, and before
- * each test an empty mirror, no file records or feed leases, and a feed serving nothing.
+ * each test an empty mirror (no marks, no applicants), no file records or feed leases, and a feed
+ * serving nothing.
  */
 export function syncTestContext(): SyncTestContext {
   const context = {} as SyncTestContext;
@@ -94,6 +95,7 @@ export function syncTestContext(): SyncTestContext {
     await context.db.query('DELETE FROM marks');
     await context.db.query('DELETE FROM register_files');
     await context.db.query('DELETE FROM register_feeds');
+    await context.db.query('DELETE FROM register_parties');
     context.server.reset();
   });
   return context;
