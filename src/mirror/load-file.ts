@@ -176,6 +176,8 @@ export async function loadFile(load: FileLoad, file: ListedFile): Promise<SyncFi
       status: 'loaded',
       bytes: downloaded.bytes,
       ...counts,
+      // As `marks import` says it: only when the office deleted records (EUIPO's Delete).
+      ...(summary.deleted ? { deleted: summary.deleted } : {}),
     };
     load.options.logger.info({ feed: feedName, ...report }, 'register file loaded');
     return report;

@@ -11,6 +11,8 @@ export type SyncFileReport = {
   updated: number;
   skipped: number;
   errors: number;
+  /** Records the office deleted in the file, which the mirror deleted; absent when none. */
+  deleted?: number;
   reason?: string;
 };
 

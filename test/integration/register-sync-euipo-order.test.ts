@@ -107,4 +107,25 @@ describe('register sync of euipo-bulk: which file first', () => {
     );
     assert.equal((await owner(db))?.status, 'cancelled', "the day's change is what stays");
   });
+
+  it('a later day that deletes a mark deletes it, and its report says how many', async () => {
+    const deletion = readFileSync(PREFLET, 'utf8').replace(
+      'operationCode="Insert"',
+      'operationCode="Delete"',
+    );
+    server.files.set('DIFF_EUTMS_20260106_0001.zip', { kind: 'file', body: marks });
+    server.files.set('DIFF_EUTMS_20260107_0001.zip', {
+      kind: 'file',
+      body: await zipOfBuffers({ '018173421.xml': Buffer.from(deletion) }),
+    });
+    const report = await run();
+    assert.deepEqual(
+      report.files.map((f) => [f.name, f.imported, f.deleted]),
+      [
+        ['DIFF_EUTMS_20260106_0001.zip', 1, undefined],
+        ['DIFF_EUTMS_20260107_0001.zip', 0, 1],
+      ],
+    );
+    assert.equal(await owner(db), undefined, 'the mark is gone');
+  });
 });
