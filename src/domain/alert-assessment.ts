@@ -434,6 +434,20 @@ function capWithoutClasses(severity: SeverityAssessment): SeverityAssessment {
   };
 }
 
+/** Which watched designations the record covers, and through what. */
+function territorySentence(record: AssessedRecord, office: string, covered: string[]): string {
+  const list = covered.join(', ');
+  // An EUTM has effect in every member state: a watch on DE sees it as one on EU does.
+  if (record.jurisdiction === 'EM') {
+    return `EU trade mark, covers ${list}: the ${office} record has effect in every member state of the European Union.`;
+  }
+  const through =
+    record.jurisdiction === 'WO' && record.designations.length > 0
+      ? ` through its designation of ${record.designations.join(', ')}`
+      : '';
+  return `The ${office} record covers the watched ${covered.length > 1 ? 'designations' : 'designation'} ${list}${through}.`;
+}
+
 /**
  * The severity, rationale and opposition window of a conflict the decision accepted. `stats`: the
  * register's counts of the brand's and the record's words (the watch's own, when not given).
@@ -487,17 +501,10 @@ export function assessAlert(
   const territory = decision.reasons.find((r) => r.kind === 'territory');
   const office = `${officeName(record.jurisdiction)} (${record.jurisdiction})`;
   if (territory !== undefined && territory.kind === 'territory') {
-    const through =
-      record.jurisdiction === 'WO' && record.designations.length > 0
-        ? ` through its designation of ${record.designations.join(', ')}`
-        : '';
-    const covered = territory.designations.join(', ');
-    // An EUTM has effect in every member state: a watch on DE sees it as one on EU does.
-    const sentence =
-      record.jurisdiction === 'EM'
-        ? `EU trade mark, covers ${covered}: the ${office} record has effect in every member state of the European Union.`
-        : `The ${office} record covers the watched ${territory.designations.length > 1 ? 'designations' : 'designation'} ${covered}${through}.`;
-    blocks.push({ heading: 'Territory', pieces: [sentence] });
+    blocks.push({
+      heading: 'Territory',
+      pieces: [territorySentence(record, office, territory.designations)],
+    });
   }
   const ref = officeReference(record.externalId);
   const facts: Piece[] = [

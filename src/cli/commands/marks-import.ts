@@ -7,10 +7,11 @@ export const command = defineCommand({
   kind: 'database',
   name: 'marks import',
   summary:
-    'Import register records (normalized JSON Lines, USPTO XML, WIPO ST.96 or ST.66; optionally gzipped) into the register mirror',
+    'Import register records (normalized JSON Lines, USPTO XML, EUIPO bulk XML, CIPO ST.96, WIPO ST.96 or ST.66; optionally gzipped) into the register mirror',
   positionals: { name: 'FILE...', min: 1, max: Number.POSITIVE_INFINITY },
   options: {},
-  prints: '{"imported":n,"updated":n,"skipped":n,"errors":[{"file","line","message"}]}',
+  prints:
+    '{"imported":n,"updated":n,"skipped":n,"errors":[{"file","line","message"}]} (and "deleted":n when the office deleted records)',
   examples: [
     'tmwatch marks import records.jsonl',
     'tmwatch marks import apc240925.xml apc240926.xml.gz',
