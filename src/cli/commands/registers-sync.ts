@@ -21,7 +21,7 @@ export const command = defineCommand({
       type: 'string',
       choices: FEED_NAMES,
       valueName: 'FEED',
-      description: `Which feed (default ${FEED_NAMES[0]}): ${FEED_NAMES.join(', ')}`,
+      description: `Which feed (default ${FEED_NAMES[0]})`,
     },
     url: {
       type: 'string',
@@ -37,7 +37,7 @@ export const command = defineCommand({
     },
   },
   prints:
-    '{"feed","url","files":[{"name","status":"loaded|failed|skipped","bytes","imported","updated","skipped","errors","reason"?}]}; exit status 1 if a file failed',
+    '{"feed","url","files":[{"name","status":"loaded|failed|skipped","bytes","imported","updated","skipped","errors","deleted"?,"reason"?}]}; exit status 1 if a file failed',
   examples: [
     'tmwatch registers sync',
     'tmwatch registers sync --feed uspto-daily --since 2026-01-01',
