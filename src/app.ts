@@ -7,12 +7,12 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Logger } from 'pino';
+import { type Clock, systemClock } from './clock.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
 import type { Db } from './data/db.ts';
 import { createAccountService } from './domain/accounts.ts';
 import { createAlertReviewService } from './domain/alert-review.ts';
 import { createAlertService } from './domain/alerts.ts';
-import { type Clock, systemClock } from './domain/clock.ts';
 import { ApiError } from './domain/errors.ts';
 import { createSessionService } from './domain/sessions.ts';
 import { createSignInService } from './domain/sign-in.ts';

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.ts';
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/alert-review.ts';
 import { setAlertStateWithEvent } from '../webhooks/events.ts';
@@ -7,7 +8,6 @@ import {
   type AlertSeverity,
   type AlertState,
 } from './alert-types.ts';
-import type { Clock } from './clock.ts';
 import { ApiError, notFound } from './errors.ts';
 import { isIdOf } from './ids.ts';
 import type { Principal } from './principal.ts';

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { type Clock, dateOf } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import {
@@ -32,8 +33,8 @@ export type ScheduleContext = {
   db: Db;
   logger: Logger;
   signal: AbortSignal;
-  /** The clock; tests set the day and time. */
-  now?: () => Date;
+  /** Tests set the day and time. */
+  clock: Clock;
   http?: Partial<HttpOptions>;
   /** Tests shorten the back-off. */
   retry?: Partial<RetryPolicy>;
@@ -55,7 +56,7 @@ const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
  */
 export async function runDueSyncs(context: ScheduleContext): Promise<SyncReport[]> {
   const { config, signal } = context;
-  const now = (context.now ?? (() => new Date()))();
+  const now = dateOf(context.clock);
   const minutes = now.getUTCHours() * 60 + now.getUTCMinutes();
   if (minutes < minutesOf(config.registerSyncAt)) return [];
   const day = now.toISOString().slice(0, 10);
@@ -93,7 +94,6 @@ async function runAttempt(
   retry: RetryPolicy,
 ): Promise<SyncReport | null> {
   const { db, logger, signal } = context;
-  const clock = context.now ?? (() => new Date());
   const where = { feed: feed.name, day: attempt.day, attempt: attempt.attempt };
   logger.info(where, 'scheduled register sync');
   let report: SyncReport | null = null;
@@ -122,7 +122,7 @@ async function runAttempt(
   }
   let outcome: ScheduledOutcome;
   if (signal.aborted) {
-    outcome = { kind: 'interrupted', now: clock() };
+    outcome = { kind: 'interrupted', now: dateOf(context.clock) };
     logger.warn(where, 'register sync stopped: the process is shutting down; due again at once');
   } else if (failure === null) {
     outcome = { kind: 'done' };
@@ -137,7 +137,7 @@ async function runAttempt(
       'register sync finished; its failed files cannot load by trying again today (the next day tries them)',
     );
   } else if (attempt.attempt < retry.attempts) {
-    const at = new Date(clock().getTime() + retry.backoffMs * 2 ** (attempt.attempt - 1));
+    const at = new Date(context.clock.now() + retry.backoffMs * 2 ** (attempt.attempt - 1));
     outcome = { kind: 'retry', at };
     logger.warn(
       { ...where, reason: failure, retryAt: at.toISOString() },

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { type Clock, dateOf } from '../clock.ts';
 import type { Db } from '../data/db.ts';
 import { insertHitsWithAlerts } from '../data/repositories/alerts.ts';
 import type { CandidateRecord } from '../data/repositories/mirror-candidates.ts';
@@ -34,6 +35,7 @@ export type ScanDeps = {
   logger: Logger;
   sources: ReadonlyMap<string, SourceAdapter>;
   workerId: string;
+  clock: Clock;
   /** Base URL of the dashboard, for the links in alert e-mail. */
   publicUrl: string;
   /** The register's word counts, read once per mirror state (word-stats.ts). */
@@ -133,7 +135,7 @@ export async function scanClaimedWatch(
   watch: ClaimedWatch,
   batch?: BatchReads,
 ): Promise<ScanOutcome> {
-  const startedAt = new Date();
+  const startedAt = dateOf(deps.clock);
   const mode = watch.needsFullScan ? 'full' : 'incremental';
   const outcome: ScanOutcome = {
     watchId: watch.id,
@@ -375,6 +377,6 @@ function composeAlertMail(
       opposition: assessment.opposition,
     })),
     deps.publicUrl,
-    new Date(),
+    dateOf(deps.clock),
   );
 }

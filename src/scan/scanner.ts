@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import {
@@ -37,6 +38,7 @@ export type ScannerOptions = {
   leaseSeconds: number;
   /** Watches scanned at once by this process. */
   concurrency?: number;
+  clock?: Clock;
 };
 
 export type ScanTotals = { watchesScanned: number; hitsCreated: number; alertsCreated: number };
@@ -54,6 +56,7 @@ export function createScanner(options: ScannerOptions) {
     logger: options.logger,
     sources: SOURCES,
     workerId: newWorkerId(),
+    clock: options.clock ?? systemClock,
     publicUrl: options.publicUrl,
     wordStats,
   };
@@ -136,11 +139,17 @@ function add(totals: ScanTotals, outcome: ScanOutcome) {
 export type Scanner = ReturnType<typeof createScanner>;
 
 /** The scanner of a process, as configured (`tmwatch scan`, the scan loops of serve and worker). */
-export function scannerFor(context: { config: Config; db: Db; logger: Logger }): Scanner {
-  const { config, db, logger } = context;
+export function scannerFor(context: {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  clock: Clock;
+}): Scanner {
+  const { config, db, logger, clock } = context;
   return createScanner({
     db,
     logger,
+    clock,
     publicUrl: config.publicUrl,
     leaseSeconds: config.scanLeaseSeconds,
     // PGlite runs every query on the event loop: parallel scans only queue behind each other.

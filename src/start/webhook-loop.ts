@@ -12,7 +12,10 @@ export async function runWebhookLoop(context: RoleContext & { signal: AbortSigna
   const { config, db, logger, signal } = context;
   while (!signal.aborted) {
     try {
-      await deliverDueWebhooks(db, logger, { allowPrivate: config.webhookAllowPrivateUrls });
+      await deliverDueWebhooks(db, logger, {
+        allowPrivate: config.webhookAllowPrivateUrls,
+        clock: context.clock,
+      });
     } catch (error) {
       logger.error({ err: error }, 'webhook delivery pass failed');
     }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { type Clock, dateOf, systemClock } from '../clock.ts';
 import type { Db } from '../data/db.ts';
 import {
   claimDueDeliveries,
@@ -19,6 +20,8 @@ export type DeliverOptions = {
   allowPrivate: boolean;
   batch?: number;
   timeoutMs?: number;
+  /** The time of each attempt, which its signature states. */
+  clock?: Clock;
 };
 
 export type DeliverResult = { delivered: number; failed: number };
@@ -35,6 +38,7 @@ export async function deliverDueWebhooks(
 ): Promise<DeliverResult> {
   const result: DeliverResult = { delivered: 0, failed: 0 };
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const clock = options.clock ?? systemClock;
   for (;;) {
     const due = await claimDueDeliveries(db, options.batch ?? 20, LEASE_SECONDS);
     if (due.length === 0) return result;
@@ -44,7 +48,7 @@ export async function deliverDueWebhooks(
           delivery.secret,
           delivery.eventId,
           delivery.body,
-          new Date(),
+          dateOf(clock),
         );
         const outcome = await postWebhook(delivery.url, headers, delivery.body, {
           allowPrivate: options.allowPrivate,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, beforeEach, describe, it } from 'node:test';
 import type { Logger } from 'pino';
+import type { Clock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/data/db.ts';
 import {
@@ -10,6 +11,7 @@ import {
 } from '../../src/data/repositories/register-files.ts';
 import { runDueSyncs, runRegisterSyncLoop } from '../../src/mirror/schedule.ts';
 import { FEED_LEASE_SECONDS } from '../../src/mirror/sync.ts';
+import { clockAt } from '../helpers/clock.ts';
 import { eventually } from '../helpers/eventually.ts';
 import type { FeedServer } from '../helpers/feed-server.ts';
 import {
@@ -38,16 +40,16 @@ describe('scheduled register sync: once a day, retried the same day, one process
       REGISTER_SYNC_AT: '06:00',
       ...env,
     });
-  const at = (iso: string) => () => new Date(iso);
+  const at = clockAt;
   /** Retries after one minute, then two…, three attempts a day. */
   const RETRY = { attempts: 3, backoffMs: 60_000 };
-  const due = (now: () => Date, options: { env?: Record<string, string>; logger?: Logger } = {}) =>
+  const due = (clock: Clock, options: { env?: Record<string, string>; logger?: Logger } = {}) =>
     runDueSyncs({
       config: config(options.env),
       db,
       logger: options.logger ?? quietLogger,
       signal: new AbortController().signal,
-      now,
+      clock,
       http: FAST_HTTP,
       retry: RETRY,
     });
@@ -224,7 +226,7 @@ describe('scheduled register sync: once a day, retried the same day, one process
       db,
       logger: quietLogger,
       signal: controller.signal,
-      now: at('2026-01-02T12:00:00Z'),
+      clock: at('2026-01-02T12:00:00Z'),
     });
     assert.equal(server.requests('/feed/'), 0);
   });
@@ -236,7 +238,7 @@ describe('scheduled register sync: once a day, retried the same day, one process
       db,
       logger: quietLogger,
       signal: controller.signal,
-      now: at('2026-01-02T12:00:00Z'),
+      clock: at('2026-01-02T12:00:00Z'),
       http: FAST_HTTP,
     });
     await eventually(
