@@ -1,12 +1,12 @@
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/webhooks.ts';
-import { enqueueTestEvent } from '../webhooks/events.ts';
 import { refusedUrlReason } from '../webhooks/http-post.ts';
 import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { notFound, validationError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
 import { positionFromCursor } from './pagination.ts';
 import type { Principal } from './principal.ts';
+import { enqueueTestEvent } from './webhook-events.ts';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook-input.ts';
 
 export type WebhookServiceOptions = {

@@ -1,4 +1,4 @@
-import { assessAlert } from '../domain/alert-assessment.ts';
+import { assessAlert } from '../domain/alerts/assessment.ts';
 import { MIRROR_SOURCE } from '../domain/sources.ts';
 import { decideConflictPrepared, prepareWatch } from '../matching/decide.ts';
 

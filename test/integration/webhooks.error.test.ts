@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SCOPES } from '../../src/domain/api-keys.ts';
+import { enqueueTestEvent } from '../../src/domain/webhook-events.ts';
 import { createLogger } from '../../src/logger.ts';
-import { enqueueTestEvent } from '../../src/webhooks/events.ts';
 import { deliverDueWebhooks } from '../../src/webhooks/sender.ts';
 import { type Auth, assertError, fieldErrors } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

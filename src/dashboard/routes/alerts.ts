@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { parseReviewQuery } from '../../domain/alert-review.ts';
-import { ALERT_STATES, type AlertState } from '../../domain/alert-types.ts';
+import { parseReviewQuery } from '../../domain/alerts/review.ts';
+import { ALERT_STATES, type AlertState } from '../../domain/alerts/types.ts';
 import { ApiError } from '../../domain/errors.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { csvRecord, csvStream } from '../alerts-csv.ts';

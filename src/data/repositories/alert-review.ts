@@ -1,4 +1,4 @@
-import type { AlertSeverity, AlertState } from '../../domain/alert-types.ts';
+import type { AlertSeverity, AlertState } from '../../domain/alerts/types.ts';
 import type { Queryable } from '../db.ts';
 import { Params } from './json-sql.ts';
 

@@ -1,4 +1,4 @@
-import type { AlertSeverity, AlertState } from '../../domain/alert-types.ts';
+import type { AlertSeverity, AlertState } from '../../domain/alerts/types.ts';
 import { byOrdinal, coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
 import { type JsonBytes, Params } from './json-sql.ts';
@@ -72,6 +72,22 @@ export function createAlertListVersionLookup(db: Queryable): (ownerId: string) =
 /** An alert's API JSON by id, if `ownerId` owns it (lookups coalesced, owned-lookup.ts). */
 export function createAlertJsonLookup(db: Queryable) {
   return ownedJsonLookup(db, { table: 'alerts', alias: 'a', json: 'a.api_json' });
+}
+
+/**
+ * The alert's state, its row locked until the transaction ends (a state change reads the state it
+ * changes from); null when the owner has no such alert.
+ */
+export async function lockAlertState(
+  tx: Queryable,
+  ownerId: string,
+  id: string,
+): Promise<string | null> {
+  const rows = await tx.query<{ state: string }>(
+    'SELECT state FROM alerts WHERE id = $1 AND owner_id = $2 FOR UPDATE',
+    [id, ownerId],
+  );
+  return rows[0]?.state ?? null;
 }
 
 /** Sets the state (idempotent: the same state again changes nothing) and returns the alert. */

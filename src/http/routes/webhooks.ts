@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageBody } from '../../domain/pagination.ts';
+import { WEBHOOK_EVENTS } from '../../domain/webhook-events.ts';
 import { createWebhookSchema, updateWebhookSchema } from '../../domain/webhook-input.ts';
 import type { WebhookService } from '../../domain/webhooks.ts';
-import { WEBHOOK_EVENTS } from '../../webhooks/events.ts';
 import { principalOf } from '../authenticate.ts';
 import {
   createWebhookExample,

@@ -1,23 +1,18 @@
-import type { Clock } from '../clock.ts';
-import type { Db } from '../data/db.ts';
-import * as repo from '../data/repositories/alert-review.ts';
-import { setAlertStateWithEvent } from '../webhooks/events.ts';
-import {
-  ALERT_SEVERITIES,
-  ALERT_STATES,
-  type AlertSeverity,
-  type AlertState,
-} from './alert-types.ts';
-import { ApiError, notFound } from './errors.ts';
-import { isIdOf } from './ids.ts';
-import type { Principal } from './principal.ts';
-import { nameTextReason, unstorableReason } from './text.ts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../data/db.ts';
+import * as repo from '../../data/repositories/alert-review.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { isIdOf } from '../ids.ts';
+import type { Principal } from '../principal.ts';
+import { nameTextReason, unstorableReason } from '../text.ts';
+import { changeAlertState } from './state.ts';
+import { ALERT_SEVERITIES, ALERT_STATES, type AlertSeverity, type AlertState } from './types.ts';
 
 // The dashboard's review desk (docs/dashboard.md): the alert list filtered and ordered for triage,
 // many alerts changed at once, a note per alert and the CSV export. The public API's alerts are
 // unchanged by all of it.
 
-export type { AlertNote } from '../data/repositories/alert-review.ts';
+export type { AlertNote } from '../../data/repositories/alert-review.ts';
 
 export const REVIEW_SORTS = ['newest', 'severity', 'deadline'] as const;
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
@@ -248,7 +243,7 @@ export function createAlertReviewService(db: Db, clock: Clock) {
       return db.transaction(async (tx) => {
         let changed = 0;
         for (const id of wanted) {
-          if ((await setAlertStateWithEvent(tx, principal.ownerId, id, state)) !== null) changed++;
+          if ((await changeAlertState(tx, principal.ownerId, id, state)) !== null) changed++;
         }
         return changed;
       });
