@@ -61,6 +61,20 @@ export function createWebhookJsonLookup(db: Queryable) {
   return ownedJsonLookup(db, { table: 'webhooks', alias: 'k', json: WEBHOOK_JSON });
 }
 
+/** The owner's endpoints, active or not: what the plan's cap counts. */
+export async function countWebhooks(db: Queryable, ownerId: string): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM webhooks WHERE owner_id = $1',
+    [ownerId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Serialises the cap checks of one owner: concurrent creates cannot both take the last place. */
+export async function lockOwnerWebhooks(tx: Queryable, ownerId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhooks:${ownerId}`]);
+}
+
 export type NewWebhook = {
   id: string;
   ownerId: string;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageBody } from '../../domain/pagination.ts';
+import { PLANS } from '../../domain/plans.ts';
 import { WEBHOOK_EVENTS } from '../../domain/webhook-events.ts';
 import { createWebhookSchema, updateWebhookSchema } from '../../domain/webhook-input.ts';
 import type { WebhookService } from '../../domain/webhooks.ts';
@@ -100,12 +101,11 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       tags,
       security,
       summary: 'Add a webhook endpoint',
-      description:
-        'Events: `alert.created`, `alert.updated`. The URL must be `https://` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set `WEBHOOK_ALLOW_PRIVATE_URLS=true`, which also allows `http://`. The answer carries the signing `secret`, shown only this once.',
+      description: `Events: \`alert.created\`, \`alert.updated\`. The URL must be \`https://\` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set \`WEBHOOK_ALLOW_PRIVATE_URLS=true\`, which also allows \`http://\`. The answer carries the signing \`secret\`, shown only this once. An owner has at most as many endpoints, active or not, as the plan allows (Team ${PLANS.team.maxWebhooks}, Enterprise ${PLANS.enterprise.maxWebhooks}); beyond that a 402 with \`upgradeUrl\`.`,
       body: withExample(createWebhookSchema, createWebhookExample),
       response: {
         201: dataOf(WebhookWithSecretSchema, webhookWithSecretExample),
-        ...errorResponses(400, 401, 403, 413, 415, 422, 429),
+        ...errorResponses(400, 401, 402, 403, 413, 415, 422, 429),
       },
     },
     handler: async (request, reply) => {
