@@ -1,12 +1,12 @@
 import { hash as argon2Hash } from '@node-rs/argon2';
 import type { Db, Queryable } from '../data/db.ts';
 import * as repo from '../data/repositories/accounts.ts';
+import { nameTextReason } from '../text.ts';
 import { generateApiKey, hashApiKey, isScope, looksLikeApiKey, type Scope } from './api-keys.ts';
 import { ApiError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
 import { TIERS, type Tier } from './plans.ts';
 import { type Principal, principalFromAccount } from './principal.ts';
-import { nameTextReason } from './text.ts';
 
 const isTier = (value: string): value is Tier => (TIERS as readonly string[]).includes(value);
 

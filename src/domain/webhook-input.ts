@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameText } from './text.ts';
+import { nameText } from '../text.ts';
 import { WEBHOOK_EVENTS } from './webhook-events.ts';
 
 // Request schemas of webhooks, shared by the API and the dashboard so both say the same thing.

@@ -1,6 +1,6 @@
-import { oneLine } from '../domain/text.ts';
 import { officeReference } from '../register/office-links.ts';
 import { officeName } from '../register/office-names.ts';
+import { oneLine } from '../text.ts';
 
 /** One new alert as the e-mail shows it. */
 export type AlertLine = {

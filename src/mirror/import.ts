@@ -7,10 +7,10 @@ import {
   settleMarkIndexes,
   stageMarks,
 } from '../data/repositories/marks.ts';
-import { MIRROR_SOURCE } from '../domain/sources.ts';
 import { matchKeys } from '../matching/normalize.ts';
 import { type ReadProgress, RecordFileError, readRecordFile } from '../register/read-records.ts';
 import type { RegisterRecord } from '../register/record.ts';
+import { MIRROR_SOURCE } from '../register/sources.ts';
 
 export type ImportError = { file: string; line: number | null; message: string };
 

@@ -8,9 +8,9 @@ import {
   type ScheduledAttempt,
   type ScheduledOutcome,
 } from '../data/repositories/register-files.ts';
+import { newWorkerId } from '../domain/ids.ts';
 import { type Feed, findFeed } from '../register/feeds.ts';
 import { drainQueue, type Queue } from '../runner.ts';
-import { newWorkerId } from '../scan/scanner.ts';
 import type { HttpOptions } from './http-download.ts';
 import { apiKeyOf, FEED_LEASE_SECONDS, type SyncReport, syncFeed } from './sync.ts';
 

@@ -14,9 +14,9 @@ import {
   startRegisterFile,
 } from '../data/repositories/register-files.ts';
 import { ApiError } from '../domain/errors.ts';
+import { newWorkerId } from '../domain/ids.ts';
 import { type Feed, mayCarryApiKey } from '../register/feeds.ts';
 import { type ListedFile, parseListing } from '../register/listing.ts';
-import { newWorkerId } from '../scan/scanner.ts';
 import {
   DEFAULT_HTTP_OPTIONS,
   DownloadError,

@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -11,7 +10,7 @@ import {
   unknownWatchIds,
 } from '../data/repositories/scans.ts';
 import { ApiError } from '../domain/errors.ts';
-import { randomBase62 } from '../domain/ids.ts';
+import { newWorkerId } from '../domain/ids.ts';
 import type { Queue } from '../runner.ts';
 import {
   type BatchReads,
@@ -43,10 +42,6 @@ export type ScannerOptions = {
 };
 
 export type ScanTotals = { watchesScanned: number; hitsCreated: number; alertsCreated: number };
-
-export function newWorkerId(): string {
-  return `${hostname()}:${process.pid}:${randomBase62(6)}`;
-}
 
 const CLAIM_BATCH = 25;
 

@@ -1,4 +1,3 @@
-import type { AlertSeverity, AlertState } from '../../domain/alerts/types.ts';
 import { byOrdinal, coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
 import { type JsonBytes, Params } from './json-sql.ts';
@@ -6,8 +5,9 @@ import { ownedJsonLookup } from './owned-lookup.ts';
 
 export type AlertListFilter = {
   ownerId: string;
-  states?: AlertState[] | undefined;
-  severities?: AlertSeverity[] | undefined;
+  /** Alert states and severities: the values the alerts table's CHECK constraints allow. */
+  states?: readonly string[] | undefined;
+  severities?: readonly string[] | undefined;
   watchId?: string | undefined;
   since?: string | undefined;
   after?: { createdAt: string; id: string } | undefined;
@@ -95,7 +95,7 @@ export async function setAlertState(
   db: Queryable,
   ownerId: string,
   id: string,
-  state: AlertState,
+  state: string,
 ): Promise<string | null> {
   const rows = await db.query<{ json: string }>(
     // The trigger of migration 004 has rebuilt api_json by the time RETURNING reads it.
@@ -139,7 +139,8 @@ export type NewHit = {
 /** What a new alert says about its hit (src/domain/alert-assessment.ts). */
 export type NewAlert = {
   alertId: string;
-  severity: AlertSeverity;
+  /** high, medium or low. */
+  severity: string;
   /** Markdown. */
   rationale: string;
 };

@@ -3,7 +3,7 @@
 // so that it can never become Markdown syntax, a link or HTML.
 
 import { escapeHtml, normalizeLink } from '../../markdown.ts';
-import { oneLine } from '../text.ts';
+import { oneLine } from '../../text.ts';
 
 /** A piece of a sentence: our words, or text from the register (a mark, an owner), or a link. */
 export type Piece = string | { literal: string } | { link: string; text: string };

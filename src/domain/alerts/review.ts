@@ -1,10 +1,10 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../data/db.ts';
 import * as repo from '../../data/repositories/alert-review.ts';
+import { nameTextReason, unstorableReason } from '../../text.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { isIdOf } from '../ids.ts';
 import type { Principal } from '../principal.ts';
-import { nameTextReason, unstorableReason } from '../text.ts';
 import { changeAlertState } from './state.ts';
 import { ALERT_SEVERITIES, ALERT_STATES, type AlertSeverity, type AlertState } from './types.ts';
 
@@ -197,8 +197,10 @@ export function createAlertReviewService(db: Db, clock: Clock) {
       };
       const severities = query.severities.length === 0 ? ALERT_SEVERITIES : query.severities;
       for (const row of rows) {
-        if (severities.includes(row.severity)) counts.state[row.state] += row.n;
-        if (query.states.includes(row.state)) counts.severity[row.severity] += row.n;
+        const state = row.state as AlertState;
+        const severity = row.severity as AlertSeverity;
+        if (severities.includes(severity)) counts.state[state] += row.n;
+        if (query.states.includes(state)) counts.severity[severity] += row.n;
       }
       return counts;
     },
