@@ -26,6 +26,21 @@ function withSecret(json: string, secret: string): string {
   return JSON.stringify({ ...(JSON.parse(json) as object), secret });
 }
 
+/** A URL the sender would refuse is a 422 now rather than failed deliveries later. */
+function checkWebhookUrl(url: string | undefined, allowPrivateUrls: boolean) {
+  if (url === undefined) return;
+  const parsed = new URL(url);
+  // localhost is refused early too (its addresses would be refused at every send anyway).
+  const reason =
+    refusedUrlReason(parsed, allowPrivateUrls) ??
+    (!allowPrivateUrls && /^localhost\.?$/i.test(parsed.hostname)
+      ? 'localhost is not a public host'
+      : null);
+  if (reason !== null) {
+    throw validationError({ formErrors: [], fieldErrors: { url: [`Not allowed: ${reason}.`] } });
+  }
+}
+
 /**
  * Webhook endpoints. Like watches, they belong to the caller's owner (the organization of a
  * member): another owner's endpoint is absent (404).
@@ -33,20 +48,7 @@ function withSecret(json: string, secret: string): string {
 export function createWebhookService(db: Db, options: WebhookServiceOptions) {
   const webhookJson = repo.createWebhookJsonLookup(db);
 
-  /** A URL the sender would refuse is a 422 now rather than failed deliveries later. */
-  function checkUrl(url: string | undefined) {
-    if (url === undefined) return;
-    const parsed = new URL(url);
-    // localhost is refused early too (its addresses would be refused at every send anyway).
-    const reason =
-      refusedUrlReason(parsed, options.allowPrivateUrls) ??
-      (!options.allowPrivateUrls && /^localhost\.?$/i.test(parsed.hostname)
-        ? 'localhost is not a public host'
-        : null);
-    if (reason !== null) {
-      throw validationError({ formErrors: [], fieldErrors: { url: [`Not allowed: ${reason}.`] } });
-    }
-  }
+  const checkUrl = (url: string | undefined) => checkWebhookUrl(url, options.allowPrivateUrls);
 
   async function get(principal: Principal, id: string): Promise<string> {
     if (!isIdOf('whk', id)) throw notFound();

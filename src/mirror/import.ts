@@ -140,24 +140,17 @@ export async function importRecordFiles(
     const foldWordCounts = batches % FOLD_EVERY === 0;
     // The failure is kept, not left as a rejected promise nobody awaits yet: it is thrown at the
     // next flush, or at the end. A batch staged behind a failed one rolls back without a word.
-    const current = db
-      .transaction(async (tx) => {
-        await stageMarks(tx, rows);
-        await before;
-        if (failure !== null) throw new EarlierBatchFailed();
-        return mergeStagedMarks(tx, { foldWordCounts });
-      })
-      .then(
-        (result) => {
-          summary.imported += result.inserted;
-          summary.updated += result.updated;
-          // Versions older than the one stored (a file loaded out of date order) are left out.
-          summary.skipped += result.stale;
-        },
-        (error: unknown) => {
-          if (!(error instanceof EarlierBatchFailed)) failure ??= { error };
-        },
-      );
+    const current = writeBatch(db, rows, before, foldWordCounts, () => failure !== null).then(
+      (result) => {
+        summary.imported += result.inserted;
+        summary.updated += result.updated;
+        // Versions older than the one stored (a file loaded out of date order) are left out.
+        summary.skipped += result.stale;
+      },
+      (error: unknown) => {
+        if (!(error instanceof EarlierBatchFailed)) failure ??= { error };
+      },
+    );
     older = before;
     previous = current;
   };
@@ -195,11 +188,43 @@ export async function importRecordFiles(
     await foldPendingWordCounts(db).catch(() => {});
     throw error;
   }
+  return finishImport(db, summary, { batches, unlisted });
+}
+
+/**
+ * One batch's transaction: staged (COPY) at once, merged into the mirror once the batch before it
+ * has committed; rolled back when an earlier batch failed.
+ */
+function writeBatch(
+  db: Db,
+  rows: MarkBatch,
+  before: Promise<void> | null,
+  foldWordCounts: boolean,
+  earlierFailed: () => boolean,
+) {
+  return db.transaction(async (tx) => {
+    await stageMarks(tx, rows);
+    await before;
+    if (earlierFailed()) throw new EarlierBatchFailed();
+    return mergeStagedMarks(tx, { foldWordCounts });
+  });
+}
+
+/** What an import does once every batch has committed: word counts, indexes, the error count. */
+async function finishImport(
+  db: Db,
+  summary: ImportSummary,
+  done: { batches: number; unlisted: number },
+): Promise<ImportSummary> {
   const written = summary.imported + summary.updated;
-  if (batches % FOLD_EVERY !== 0) await foldPendingWordCounts(db);
+  if (done.batches % FOLD_EVERY !== 0) await foldPendingWordCounts(db);
   if (written > 0) await settleMarkIndexes(db, written);
-  if (unlisted > 0) {
-    summary.errors.push({ file: '', line: null, message: `${unlisted} more errors not listed` });
+  if (done.unlisted > 0) {
+    summary.errors.push({
+      file: '',
+      line: null,
+      message: `${done.unlisted} more errors not listed`,
+    });
   }
   return summary;
 }

@@ -145,7 +145,8 @@ export type Counts = {
   severity: Record<AlertSeverity, number>;
 };
 
-export function createAlertReviewService(db: Db, clock: Clock) {
+/** The list as the desk reads it: pages, the counts of each filter choice, the export. */
+function reviewReads(db: Db, clock: Clock) {
   const today = () => new Date(clock.now()).toISOString().slice(0, 10);
   const filterOf = (principal: Principal, query: ReviewQuery): repo.ReviewFilter => ({
     ownerId: principal.ownerId,
@@ -227,7 +228,12 @@ export function createAlertReviewService(db: Db, clock: Clock) {
         after = last.position;
       }
     },
+  };
+}
 
+/** Triage: states of many alerts at once, and notes. */
+function reviewChanges(db: Db) {
+  return {
     /**
      * Sets the state of many alerts with the rule of PATCH /api/v1/alerts/{id} (and its
      * alert.updated events), in one transaction: all change or none. Ids the principal cannot see
@@ -278,6 +284,10 @@ export function createAlertReviewService(db: Db, clock: Clock) {
       if (!found) throw notFound();
     },
   };
+}
+
+export function createAlertReviewService(db: Db, clock: Clock) {
+  return { ...reviewReads(db, clock), ...reviewChanges(db) };
 }
 
 export type AlertReviewService = ReturnType<typeof createAlertReviewService>;

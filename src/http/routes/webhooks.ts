@@ -71,7 +71,8 @@ const security = [{ bearerAuth: [] }];
 const read = { scope: 'webhooks:read' as const };
 const write = { scope: 'webhooks:write' as const };
 
-export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
+/** GET and POST /webhooks. */
+function webhookCollectionRoutes(app: FastifyInstance, webhooks: WebhookService) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/webhooks', {
@@ -112,6 +113,11 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       return sendData(reply, 201, await webhooks.create(principalOf(request), request.body));
     },
   });
+}
+
+/** GET, PATCH and DELETE /webhooks/{id}. */
+function webhookItemRoutes(app: FastifyInstance, webhooks: WebhookService) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/webhooks/:id', {
     config: read,
@@ -173,6 +179,11 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       return sendData(reply, 200, await webhooks.remove(principalOf(request), request.params.id));
     },
   });
+}
+
+/** POST /webhooks/{id}/rotate-secret and GET /webhooks/{id}/deliveries. */
+function webhookActionRoutes(app: FastifyInstance, webhooks: WebhookService) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/webhooks/:id/rotate-secret', {
     config: write,
@@ -220,4 +231,10 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       return sendJson(reply, 200, pageBody(rows, request.query.limit));
     },
   });
+}
+
+export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
+  webhookCollectionRoutes(app, webhooks);
+  webhookItemRoutes(app, webhooks);
+  webhookActionRoutes(app, webhooks);
 }
