@@ -1,7 +1,7 @@
 import type { Queryable } from '../db.ts';
 import { Params } from './json-sql.ts';
 
-/** The dashboard's list orders (src/domain/alert-review.ts says what each means). */
+/** The dashboard's list orders (src/domain/alerts/review.ts says what each means). */
 export type ReviewSort = 'newest' | 'severity' | 'deadline';
 
 export type ReviewFilter = {

@@ -136,7 +136,7 @@ export type NewHit = {
   opposition: unknown;
 };
 
-/** What a new alert says about its hit (src/domain/alert-assessment.ts). */
+/** What a new alert says about its hit (src/domain/alerts/assessment.ts). */
 export type NewAlert = {
   alertId: string;
   /** high, medium or low. */
