@@ -75,7 +75,10 @@ async function workQueue<T, R>(queue: Queue<T, R>, options: WorkOptions<R>): Pro
     else logger.error({ err: error, queue: queue.name }, what);
   };
   let waiting = { done: Promise.resolve(), wake() {} };
+  // Whether an item ended while the runner was claiming: its slot is free and its wake was spent.
+  let freed = false;
   while (!signal.aborted && failed.length === 0) {
+    freed = false;
     const free = queue.slots - inFlight.size;
     let claimed: T[] = [];
     if (free > 0) {
@@ -94,12 +97,14 @@ async function workQueue<T, R>(queue: Queue<T, R>, options: WorkOptions<R>): Pro
         )
         .finally(() => {
           inFlight.delete(done);
+          freed = true;
           waiting.wake();
         });
       inFlight.add(done);
     }
     const allDue = free > 0 && claimed.length === free;
     if (failed.length > 0 || options.until(!allDue && inFlight.size === 0)) break;
+    if (freed) continue;
     waiting = pause(allDue || free === 0 ? null : options.pollMs, signal);
     await waiting.done;
   }

@@ -84,6 +84,43 @@ describe('the background runner', () => {
     await running;
   });
 
+  it('a slot that frees while the runner is claiming is filled at once, not when another ends', async () => {
+    const gates = new Map(['a', 'b', 'claim'].map((name) => [name, gate()]));
+    const due = ['a', 'b', 'c', 'd'];
+    const done: string[] = [];
+    let holdClaim = false;
+    const controller = new AbortController();
+    const queue: Queue<string> = {
+      name: 'test',
+      slots: 2,
+      async claim(limit) {
+        if (holdClaim) await gates.get('claim')?.opened;
+        return due.splice(0, limit);
+      },
+      async work(item, signal) {
+        // c never ends on its own; a and b end when the test says.
+        const until = item === 'c' ? new Promise(() => {}) : gates.get(item)?.opened;
+        if (until)
+          await Promise.race([until, new Promise((r) => signal.addEventListener('abort', r))]);
+        done.push(item);
+      },
+    };
+    const running = runQueues([queue], { pollMs: 60_000, signal: controller.signal, logger });
+    await eventually('a and b to be claimed', () => (due.length === 2 ? true : undefined));
+    holdClaim = true;
+    gates.get('b')?.open();
+    await eventually('b to be done', () => (done.includes('b') ? true : undefined));
+    // The runner is now claiming for b's slot; a ends meanwhile, then the claim hands out c.
+    gates.get('a')?.open();
+    await eventually('a to be done', () => (done.includes('a') ? true : undefined));
+    gates.get('claim')?.open();
+    await eventually('d to be claimed and done beside c', () =>
+      done.includes('d') ? true : undefined,
+    );
+    controller.abort();
+    await running;
+  });
+
   it('looks again every poll interval while nothing is due, and stops at once when asked', async () => {
     const { queue, due, done, claims } = listQueue({ items: [], slots: 4 });
     const controller = new AbortController();
