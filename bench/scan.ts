@@ -53,7 +53,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectPostgres, type Db, openDb } from '../src/data/db.ts';
-import { migrate } from '../src/data/migrate.ts';
 import { highestChangeSeq } from '../src/data/repositories/marks.ts';
 import { CANDIDATE_SETTINGS } from '../src/data/repositories/mirror-candidates.ts';
 import { createLogger } from '../src/logger.ts';
@@ -65,6 +64,7 @@ import {
 } from '../src/matching/decide.ts';
 import { importRecordFiles } from '../src/mirror/import.ts';
 import { createScanner } from '../src/scan/scanner.ts';
+import { migrateDatabase } from '../src/start/database.ts';
 import {
   type BaselineWatch,
   naiveScorer,
@@ -324,7 +324,7 @@ async function openBackend(backend: Backend): Promise<OpenedBackend> {
     const dir = mkdtempSync(join(workDir, 'pglite-'));
     const db = await openDb({ dataDir: dir });
     onCleanup(() => db.close());
-    await migrate(db);
+    await migrateDatabase(db);
     return { db, pgliteDir: dir, backendPids: null };
   }
   const admin = connectPostgres(settings.serverUrl, { max: 1, onnotice: () => {} });
@@ -342,7 +342,7 @@ async function openBackend(backend: Backend): Promise<OpenedBackend> {
   onCleanup(() => db.close());
   const version = await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`);
   postgresVersion = version[0]?.v ?? null;
-  await migrate(db);
+  await migrateDatabase(db);
   log(`scratch database ${name}`);
   const backendPids = isLocalServer(settings.serverUrl)
     ? backendPidsOf(

@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { openDb } from '../src/data/db.ts';
-import { migrate } from '../src/data/migrate.ts';
 import { MemoryRateLimitStore } from '../src/http/rate-limit/store.ts';
 import { createLogger } from '../src/logger.ts';
+import { migrateDatabase } from '../src/start/database.ts';
 
 const db = await openDb({ dataDir: '', memory: true });
 const dir = mkdtempSync(join(tmpdir(), 'tmw-openapi-'));
 let status = 1;
 try {
-  await migrate(db);
+  await migrateDatabase(db);
   const app = await buildApp({
     db,
     logger: createLogger('silent'),

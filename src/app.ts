@@ -7,12 +7,12 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Logger } from 'pino';
+import { type Clock, systemClock } from './clock.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
 import type { Db } from './data/db.ts';
 import { createAccountService } from './domain/accounts.ts';
-import { createAlertReviewService } from './domain/alert-review.ts';
-import { createAlertService } from './domain/alerts.ts';
-import { type Clock, systemClock } from './domain/clock.ts';
+import { createAlertReviewService } from './domain/alerts/review.ts';
+import { createAlertService } from './domain/alerts/service.ts';
 import { ApiError } from './domain/errors.ts';
 import { createSessionService } from './domain/sessions.ts';
 import { createSignInService } from './domain/sign-in.ts';
@@ -76,8 +76,8 @@ function requestId(request: { headers: Record<string, unknown> }): string {
     : `req_${randomUUID().replaceAll('-', '')}`;
 }
 
-/** The HTTP application. It never listens: server.ts (or a test) does that. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+/** The Fastify instance with the service's limits and error handling of requests it refuses. */
+function createFastify(deps: AppDeps): FastifyInstance {
   const requestTimeout = deps.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     // pino's Logger is a FastifyBaseLogger; the cast only stops Fastify typing itself by pino's type.
@@ -106,18 +106,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Beyond this many connections Node closes new ones on arrival, before they cost anything.
   app.server.maxConnections = deps.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-  const clock = deps.clock ?? systemClock;
-  const accounts = createAccountService(deps.db);
-  const watches = createWatchService(deps.db);
-  const alerts = createAlertService(deps.db, { pageCacheBytes: deps.alertListCacheBytes });
-  const webhooks = createWebhookService(deps.db, {
-    allowPrivateUrls: deps.webhookAllowPrivateUrls ?? false,
-  });
-  const sessions = createSessionService({ db: deps.db, clock });
+  return app;
+}
 
-  app.decorateRequest('principal', null);
-  // Between the start of a shutdown and the last request in flight, a new request (on a kept-alive
-  // connection) is told to go elsewhere: 503 `unavailable` with Retry-After, in the envelope.
+/** Every domain service, built once and handed to the routes. */
+function createServices(deps: AppDeps, clock: Clock) {
+  return {
+    accounts: createAccountService(deps.db),
+    watches: createWatchService(deps.db),
+    alerts: createAlertService(deps.db, { pageCacheBytes: deps.alertListCacheBytes }),
+    review: createAlertReviewService(deps.db, clock),
+    webhooks: createWebhookService(deps.db, {
+      allowPrivateUrls: deps.webhookAllowPrivateUrls ?? false,
+    }),
+    sessions: createSessionService({ db: deps.db, clock }),
+    signIn: createSignInService({ db: deps.db, clock }),
+  };
+}
+
+type Services = ReturnType<typeof createServices>;
+
+/**
+ * Between the start of a shutdown and the last request in flight, a new request (on a kept-alive
+ * connection) is told to go elsewhere: 503 `unavailable` with Retry-After, in the envelope. Every
+ * response carries its request id.
+ */
+function refuseWhileClosing(app: FastifyInstance) {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -131,6 +145,61 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
     }
   });
+}
+
+/** The API under /api/v1: authentication, rate limit, body rules, then the routes. */
+function apiPlugin(deps: AppDeps, services: Services, clock: Clock) {
+  return async (api: FastifyInstance) => {
+    // JSON is the only body the API takes; anything else is a 415 (pipeline step 6).
+    api.removeContentTypeParser(['text/plain']);
+    useStrictJsonBodies(api);
+    api.addHook(
+      'onRequest',
+      apiAuthentication({
+        accounts: services.accounts,
+        rateLimit: deps.rateLimit,
+        limitPerMinute: deps.rateLimitPerMinute,
+        clock,
+        failedAuth: new FailedAuthLimiter(
+          deps.failedAuthPerMinute ?? DEFAULT_FAILED_AUTH_PER_MINUTE,
+        ),
+      }),
+    );
+    // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (pipeline step 6);
+    // a route that takes no body (POST /webhooks/{id}/rotate-secret) declares no body schema.
+    api.addHook('preValidation', async (request: FastifyRequest) => {
+      if (
+        (request.method === 'POST' || request.method === 'PATCH') &&
+        request.routeOptions.schema?.body !== undefined &&
+        request.body === undefined
+      ) {
+        throw new ApiError('malformed_request', 'The request body is empty; send a JSON object.');
+      }
+    });
+    meRoutes(api);
+    watchRoutes(api, services.watches);
+    alertRoutes(api, services.alerts);
+    webhookRoutes(api, services.webhooks);
+    revokeKeyApiRoute(api, {
+      accounts: services.accounts,
+      sessions: services.sessions,
+      countRequest: requestCounter({
+        rateLimit: deps.rateLimit,
+        limitPerMinute: deps.rateLimitPerMinute,
+        clock,
+      }),
+    });
+  };
+}
+
+/** The HTTP application. It never listens: src/start/serve.ts (or a test) does that. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = createFastify(deps);
+  const clock = deps.clock ?? systemClock;
+  const services = createServices(deps, clock);
+
+  app.decorateRequest('principal', null);
+  refuseWhileClosing(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are serialised by PostgreSQL or JSON.stringify; response schemas only document them.
   app.setSerializerCompiler(
@@ -145,66 +214,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   healthRoutes(app, deps.db, deps.rateLimit);
-
-  await app.register(
-    async (api) => {
-      // JSON is the only body the API takes; anything else is a 415 (pipeline step 6).
-      api.removeContentTypeParser(['text/plain']);
-      useStrictJsonBodies(api);
-      api.addHook(
-        'onRequest',
-        apiAuthentication({
-          accounts,
-          rateLimit: deps.rateLimit,
-          limitPerMinute: deps.rateLimitPerMinute,
-          clock,
-          failedAuth: new FailedAuthLimiter(
-            deps.failedAuthPerMinute ?? DEFAULT_FAILED_AUTH_PER_MINUTE,
-          ),
-        }),
-      );
-      // A POST or PATCH without any body is "empty JSON" (400), not a schema failure (pipeline step 6);
-      // a route that takes no body (POST /webhooks/{id}/rotate-secret) declares no body schema.
-      api.addHook('preValidation', async (request: FastifyRequest) => {
-        if (
-          (request.method === 'POST' || request.method === 'PATCH') &&
-          request.routeOptions.schema?.body !== undefined &&
-          request.body === undefined
-        ) {
-          throw new ApiError('malformed_request', 'The request body is empty; send a JSON object.');
-        }
-      });
-      meRoutes(api);
-      watchRoutes(api, watches);
-      alertRoutes(api, alerts);
-      webhookRoutes(api, webhooks);
-      revokeKeyApiRoute(api, {
-        accounts,
-        sessions,
-        countRequest: requestCounter({
-          rateLimit: deps.rateLimit,
-          limitPerMinute: deps.rateLimitPerMinute,
-          clock,
-        }),
-      });
-    },
-    { prefix: '/api/v1' },
-  );
+  await app.register(apiPlugin(deps, services, clock), { prefix: '/api/v1' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } });
-  await app.register(
-    dashboardPlugin({
-      accounts,
-      watches,
-      alerts,
-      review: createAlertReviewService(deps.db, clock),
-      webhooks,
-      sessions,
-      signIn: createSignInService({ db: deps.db, clock }),
-      clock,
-    }),
-  );
+  await app.register(dashboardPlugin({ ...services, clock }));
 
   return app;
 }

@@ -8,9 +8,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { openDb } from '../../src/data/db.ts';
-import { migrate } from '../../src/data/migrate.ts';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit/store.ts';
 import { createLogger } from '../../src/logger.ts';
+import { migrateDatabase } from '../../src/start/database.ts';
 import type { FromServer, ServerConfig, ToServer } from './protocol.ts';
 import { seed } from './seed.ts';
 
@@ -33,7 +33,7 @@ async function main() {
     dataDir: config.dataDir,
     maxConnections: config.poolSize,
   });
-  await migrate(db);
+  await migrateDatabase(db);
   const seeded = await seed(db, config.seed, (line) => send({ type: 'progress', line }));
   const version = await db.query<{ v: string }>("SELECT current_setting('server_version') AS v");
 

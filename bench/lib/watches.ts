@@ -3,7 +3,7 @@
 // attributes.
 import type { Db } from '../../src/data/db.ts';
 import { newId } from '../../src/domain/ids.ts';
-import { MIRROR_SOURCE } from '../../src/domain/sources.ts';
+import { MIRROR_SOURCE } from '../../src/register/sources.ts';
 import type { WatchSpec } from './register.ts';
 
 /** A team-tier user owning every benchmark watch (team includes alert e-mail: it is queued). */

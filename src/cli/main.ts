@@ -2,9 +2,9 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig } from '../config.ts';
 import { EmbeddedDatabaseBusyError } from '../data/embedded-lock.ts';
-import { migrate } from '../data/migrate.ts';
 import { ApiError } from '../domain/errors.ts';
 import { createLogger } from '../logger.ts';
+import { migrateDatabase } from '../start/database.ts';
 import { type Command, UsageError, usageLine } from './command.ts';
 import { commandHelp, generalHelp, groupHelp } from './help.ts';
 import { loadCommand, resolveCommand } from './registry.ts';
@@ -87,7 +87,7 @@ export async function main(
     const { openDb } = await import('../data/db.ts');
     const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     try {
-      const migrations = await migrate(db);
+      const migrations = await migrateDatabase(db);
       // Debug, not info: a one-shot command's stderr is its one-line error message, if any.
       if (migrations.length > 0) logger.debug({ migrations }, 'applied database migrations');
       const result = await command.run({ ...context, db, migrations });

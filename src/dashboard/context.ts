@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
 import type { AccountService } from '../domain/accounts.ts';
-import type { AlertReviewService } from '../domain/alert-review.ts';
-import type { AlertService } from '../domain/alerts.ts';
-import type { Clock } from '../domain/clock.ts';
+import type { AlertReviewService } from '../domain/alerts/review.ts';
+import type { AlertService } from '../domain/alerts/service.ts';
 import { TIER_LABEL } from '../domain/plans.ts';
 import type { DashboardSession, SessionService } from '../domain/sessions.ts';
 import type { SignInService } from '../domain/sign-in.ts';

@@ -5,10 +5,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ApiError } from '../domain/errors.ts';
 import { csrfTokenFor, looksLikeSecret, sameToken } from '../domain/sessions.ts';
+import { PRESESSION_COOKIE, readCookie, SESSION_COOKIE } from '../http/cookies.ts';
 import { outageReason, toApiError } from '../http/error-handler.ts';
+import { isSameOriginRequest } from '../http/same-origin.ts';
 import { type DashboardServices, safeNext, seeOther, sendPage, viewerOf } from './context.ts';
-import { PRESESSION_COOKIE, readCookie, SESSION_COOKIE } from './cookies.ts';
-import { isSameOriginRequest } from './csrf.ts';
 import { formField } from './form.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';

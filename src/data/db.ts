@@ -53,6 +53,11 @@ export type OpenDbOptions = {
   maxConnections?: number;
 };
 
+/** One round trip to the database, for readiness probes; rejects when it cannot answer. */
+export async function pingDatabase(db: Queryable): Promise<void> {
+  await db.query('SELECT 1');
+}
+
 export async function openDb(options: OpenDbOptions): Promise<Db> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
   return openPglite(options);

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './db.ts';
 import { foldPendingWordCounts } from './repositories/marks.ts';
-import { rekeyStoredMarks, UPGRADES } from './upgrades.ts';
+import { rekeyStoredMarks, type UpgradeHooks, upgradeSteps } from './upgrades.ts';
 
 const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -22,21 +22,22 @@ export function listMigrations(): { version: string; sql: string }[] {
 
 /**
  * Applies pending migrations, forward-only, in one transaction, each followed by its TypeScript
- * upgrade step if it has one (upgrades.ts). The advisory lock makes processes
+ * upgrade step if it has one (upgrades.ts; `hooks`: what those steps need from above the data
+ * layer, see src/start/database.ts). The advisory lock makes processes
  * that start together (several workers on one server) wait for each other instead of racing.
  * Then gives the stored marks the current match keys if they lack them, batch by batch
  * (rekeyStoredMarks: resumable, so not in the migrations' transaction), and folds the word counts'
  * changes that a stopped import left waiting.
  */
-export async function migrate(db: Db): Promise<string[]> {
-  const applied = await applyMigrations(db);
+export async function migrate(db: Db, hooks: UpgradeHooks): Promise<string[]> {
+  const applied = await applyMigrations(db, upgradeSteps(hooks));
   await rekeyStoredMarks(db);
   // What an import that stopped halfway left of its word counts' changes (migration 018).
   await foldPendingWordCounts(db);
   return applied;
 }
 
-async function applyMigrations(db: Db): Promise<string[]> {
+async function applyMigrations(db: Db, steps: ReturnType<typeof upgradeSteps>): Promise<string[]> {
   const migrations = listMigrations();
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -55,7 +56,7 @@ async function applyMigrations(db: Db): Promise<string[]> {
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       await tx.exec(migration.sql);
-      await UPGRADES[migration.version]?.(tx);
+      await steps[migration.version]?.(tx);
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
       applied.push(migration.version);
     }

@@ -1,12 +1,12 @@
 import { hash as argon2Hash } from '@node-rs/argon2';
 import type { Db, Queryable } from '../data/db.ts';
 import * as repo from '../data/repositories/accounts.ts';
+import { nameTextReason } from '../text.ts';
 import { generateApiKey, hashApiKey, isScope, looksLikeApiKey, type Scope } from './api-keys.ts';
 import { ApiError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
 import { TIERS, type Tier } from './plans.ts';
 import { type Principal, principalFromAccount } from './principal.ts';
-import { nameTextReason } from './text.ts';
 
 const isTier = (value: string): value is Tier => (TIERS as readonly string[]).includes(value);
 
@@ -97,8 +97,8 @@ async function requireOrganization(db: Queryable, id: string) {
   return org;
 }
 
-export function createAccountService(db: Db) {
-  const findPrincipal = repo.createPrincipalLookup(db);
+/** Organizations and users (the operator's commands, the first start). */
+function accountOperations(db: Db) {
   return {
     async createOrganization(input: { name: string; tier: string }) {
       const name = requireName('name', input.name, 200);
@@ -165,7 +165,13 @@ export function createAccountService(db: Db) {
       if (!row) throw absent('user', id);
       return serializeUser(row);
     },
+  };
+}
 
+/** API keys: minted by the operator or the dashboard, and the lookup of every API request. */
+function keyOperations(db: Db) {
+  const findPrincipal = repo.createPrincipalLookup(db);
+  return {
     async createKey(input: { userId: string; name: string; scopes: string[] }) {
       const name = requireName('name', input.name, 100);
       const unknown = input.scopes.filter((s) => !isScope(s));
@@ -222,6 +228,10 @@ export function createAccountService(db: Db) {
       return repo.touchApiKey(db, keyId);
     },
   };
+}
+
+export function createAccountService(db: Db) {
+  return { ...accountOperations(db), ...keyOperations(db) };
 }
 
 export type AccountService = ReturnType<typeof createAccountService>;

@@ -68,6 +68,13 @@ export class ApiError extends Error {
 
 export const notFound = () => new ApiError('not_found', 'The resource was not found.');
 
+/** Where a plan's limits are compared: the `upgradeUrl` of every quota error. */
+export const UPGRADE_URL = '/pricing';
+
+/** A plan's limit reached (402 `forbidden` with `upgradeUrl`). */
+export const quotaExceeded = (message: string) =>
+  new ApiError('quota_exceeded', message, { upgradeUrl: UPGRADE_URL });
+
 export function validationError(
   details: ValidationDetails,
   message = 'The request failed validation.',

@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { hostname } from 'node:os';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -55,4 +56,12 @@ const ID_BODY = /^[0-9A-Za-z]{1,64}$/;
  */
 export function isIdOf(prefix: IdPrefix, value: string): boolean {
   return value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
+}
+
+/**
+ * The name a process's claims are held under (a watch's scan lease, a feed's sync): the host, the
+ * process and a random part, so that the logs say who holds what.
+ */
+export function newWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomBase62(6)}`;
 }

@@ -12,6 +12,11 @@ export type Plan = {
   minScanCadence: Cadence;
   /** Alert e-mail for this tier (solo and higher). */
   alertEmail: boolean;
+  /**
+   * Webhook endpoints an owner may have (webhooks come with API access); null: unlimited. Each
+   * endpoint multiplies the deliveries of every event, so the cap bounds one owner's share of them.
+   */
+  maxWebhooks: number | null;
 };
 
 // What each tier includes (README).
@@ -22,6 +27,7 @@ export const PLANS: Record<Tier, Plan> = {
     maxActiveWatches: 3,
     minScanCadence: 'weekly',
     alertEmail: false,
+    maxWebhooks: 0,
   },
   solo: {
     tier: 'solo',
@@ -29,6 +35,7 @@ export const PLANS: Record<Tier, Plan> = {
     maxActiveWatches: 25,
     minScanCadence: 'daily',
     alertEmail: true,
+    maxWebhooks: 0,
   },
   team: {
     tier: 'team',
@@ -36,6 +43,7 @@ export const PLANS: Record<Tier, Plan> = {
     maxActiveWatches: 500,
     minScanCadence: 'hourly',
     alertEmail: true,
+    maxWebhooks: 10,
   },
   enterprise: {
     tier: 'enterprise',
@@ -43,6 +51,7 @@ export const PLANS: Record<Tier, Plan> = {
     maxActiveWatches: null,
     minScanCadence: 'hourly',
     alertEmail: true,
+    maxWebhooks: 50,
   },
 };
 

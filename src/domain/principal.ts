@@ -1,3 +1,4 @@
+import type { PrincipalAccount } from '../data/repositories/accounts.ts';
 import { PLANS, type Plan, type Tier } from './plans.ts';
 
 /** The caller of a request: a user, the plan in force for them, and the key they used. */
@@ -9,16 +10,6 @@ export type Principal = {
   /** Who owns what this caller creates and sees: the organization when a member, else the user. */
   ownerId: string;
   key: { id: string; name: string; scopes: string[]; createdAt: string } | null;
-};
-
-/** The account behind a key or a dashboard session, as the database has it. */
-export type PrincipalAccount = {
-  userId: string;
-  email: string;
-  organizationId: string | null;
-  organizationName: string | null;
-  /** The organization's plan for a member, else the user's own. */
-  tier: string;
 };
 
 export function principalFromAccount(account: PrincipalAccount): Omit<Principal, 'key'> {

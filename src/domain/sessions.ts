@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/sessions.ts';
-import type { Clock } from './clock.ts';
 import { newId } from './ids.ts';
 import { type Principal, principalFromAccount } from './principal.ts';
 

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/sessions.ts';
 import { hashPassword, isPlausibleEmail, MAX_PASSWORD_LENGTH } from './accounts.ts';
-import type { Clock } from './clock.ts';
 
 /**
  * Failed sign-ins are counted per account *and* client address: a guesser elsewhere slows down

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { WATCH_DESIGNATION_CODES } from '../matching/countries.ts';
+import { MIRROR_SOURCE } from '../register/sources.ts';
+import { nameText } from '../text.ts';
 import { CADENCES } from './plans.ts';
-import { MIRROR_SOURCE } from './sources.ts';
-import { nameText } from './text.ts';
 
 // Request schemas of watches, shared by the API and the dashboard so both say the same thing.
 

@@ -1,13 +1,11 @@
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/watches.ts';
-import { ApiError, notFound, validationError } from './errors.ts';
+import { notFound, quotaExceeded, validationError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
 import { positionFromCursor } from './pagination.ts';
 import { type Cadence, isFasterThanAllowed, type Plan, TIER_LABEL } from './plans.ts';
 import type { Principal } from './principal.ts';
 import { type CreateWatchInput, SOURCES_BY_TYPE, type UpdateWatchInput } from './watch-input.ts';
-
-export const UPGRADE_URL = '/pricing';
 
 export function capMessage(plan: Plan): string {
   return `Your ${TIER_LABEL[plan.tier]} plan allows at most ${plan.maxActiveWatches} active watches; deactivate a watch or upgrade your plan.`;
@@ -16,9 +14,6 @@ export function capMessage(plan: Plan): string {
 export function cadenceMessage(plan: Plan, cadence: Cadence): string {
   return `Your ${TIER_LABEL[plan.tier]} plan does not allow ${cadence} scans; the fastest cadence is ${plan.minScanCadence}.`;
 }
-
-const quotaError = (message: string) =>
-  new ApiError('quota_exceeded', message, { upgradeUrl: UPGRADE_URL });
 
 export type ListWatchesQuery = {
   limit: number;
@@ -55,13 +50,13 @@ export function createWatchService(db: Db) {
     async create(principal: Principal, input: CreateWatchInput): Promise<string> {
       const plan = principal.plan;
       if (isFasterThanAllowed(plan, input.scanCadence)) {
-        throw quotaError(cadenceMessage(plan, input.scanCadence));
+        throw quotaExceeded(cadenceMessage(plan, input.scanCadence));
       }
       return db.transaction(async (tx) => {
         if (plan.maxActiveWatches !== null) {
           await repo.lockOwner(tx, principal.ownerId);
           const active = await repo.countActiveWatches(tx, principal.ownerId);
-          if (active >= plan.maxActiveWatches) throw quotaError(capMessage(plan));
+          if (active >= plan.maxActiveWatches) throw quotaExceeded(capMessage(plan));
         }
         return repo.insertWatch(tx, {
           id: newId('wat'),
@@ -95,7 +90,7 @@ export function createWatchService(db: Db) {
         const reactivating = input.active === true && !current.active;
         if (reactivating && plan.maxActiveWatches !== null) {
           const active = await repo.countActiveWatches(tx, principal.ownerId);
-          if (active >= plan.maxActiveWatches) throw quotaError(capMessage(plan));
+          if (active >= plan.maxActiveWatches) throw quotaExceeded(capMessage(plan));
         }
         const nameChanged = input.name !== undefined && input.name !== current.name;
         const attributesChanged =

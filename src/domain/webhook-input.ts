@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from '../webhooks/events.ts';
-import { nameText } from './text.ts';
+import { nameText } from '../text.ts';
+import { WEBHOOK_EVENTS } from './webhook-events.ts';
 
 // Request schemas of webhooks, shared by the API and the dashboard so both say the same thing.
 // Whether a URL's scheme and host are allowed depends on WEBHOOK_ALLOW_PRIVATE_URLS: the service

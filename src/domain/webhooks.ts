@@ -1,12 +1,13 @@
 import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/webhooks.ts';
-import { enqueueTestEvent } from '../webhooks/events.ts';
 import { refusedUrlReason } from '../webhooks/http-post.ts';
 import { generateWebhookSecret } from '../webhooks/signing.ts';
-import { notFound, validationError } from './errors.ts';
+import { notFound, quotaExceeded, validationError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
 import { positionFromCursor } from './pagination.ts';
+import { type Plan, TIER_LABEL } from './plans.ts';
 import type { Principal } from './principal.ts';
+import { enqueueTestEvent } from './webhook-events.ts';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook-input.ts';
 
 export type WebhookServiceOptions = {
@@ -16,9 +17,28 @@ export type WebhookServiceOptions = {
 
 export type ListQuery = { limit: number; cursor?: string | undefined };
 
+export function webhookCapMessage(plan: Plan): string {
+  return `Your ${TIER_LABEL[plan.tier]} plan allows at most ${plan.maxWebhooks} webhook endpoints; delete one or upgrade your plan.`;
+}
+
 /** The JSON of a webhook with its signing secret: only the create and rotate answers carry it. */
 function withSecret(json: string, secret: string): string {
   return JSON.stringify({ ...(JSON.parse(json) as object), secret });
+}
+
+/** A URL the sender would refuse is a 422 now rather than failed deliveries later. */
+function checkWebhookUrl(url: string | undefined, allowPrivateUrls: boolean) {
+  if (url === undefined) return;
+  const parsed = new URL(url);
+  // localhost is refused early too (its addresses would be refused at every send anyway).
+  const reason =
+    refusedUrlReason(parsed, allowPrivateUrls) ??
+    (!allowPrivateUrls && /^localhost\.?$/i.test(parsed.hostname)
+      ? 'localhost is not a public host'
+      : null);
+  if (reason !== null) {
+    throw validationError({ formErrors: [], fieldErrors: { url: [`Not allowed: ${reason}.`] } });
+  }
 }
 
 /**
@@ -28,20 +48,7 @@ function withSecret(json: string, secret: string): string {
 export function createWebhookService(db: Db, options: WebhookServiceOptions) {
   const webhookJson = repo.createWebhookJsonLookup(db);
 
-  /** A URL the sender would refuse is a 422 now rather than failed deliveries later. */
-  function checkUrl(url: string | undefined) {
-    if (url === undefined) return;
-    const parsed = new URL(url);
-    // localhost is refused early too (its addresses would be refused at every send anyway).
-    const reason =
-      refusedUrlReason(parsed, options.allowPrivateUrls) ??
-      (!options.allowPrivateUrls && /^localhost\.?$/i.test(parsed.hostname)
-        ? 'localhost is not a public host'
-        : null);
-    if (reason !== null) {
-      throw validationError({ formErrors: [], fieldErrors: { url: [`Not allowed: ${reason}.`] } });
-    }
-  }
+  const checkUrl = (url: string | undefined) => checkWebhookUrl(url, options.allowPrivateUrls);
 
   async function get(principal: Principal, id: string): Promise<string> {
     if (!isIdOf('whk', id)) throw notFound();
@@ -61,17 +68,26 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
       });
     },
 
+    /** A new endpoint, within the plan's cap of endpoints per owner (402 beyond it). */
     async create(principal: Principal, input: CreateWebhookInput): Promise<string> {
       checkUrl(input.url);
       const secret = generateWebhookSecret();
-      const json = await repo.insertWebhook(db, {
-        id: newId('whk'),
-        ownerId: principal.ownerId,
-        createdBy: principal.userId,
-        url: input.url,
-        events: input.events,
-        description: input.description || null,
-        secret,
+      const { plan } = principal;
+      const json = await db.transaction(async (tx) => {
+        if (plan.maxWebhooks !== null) {
+          await repo.lockOwnerWebhooks(tx, principal.ownerId);
+          const count = await repo.countWebhooks(tx, principal.ownerId);
+          if (count >= plan.maxWebhooks) throw quotaExceeded(webhookCapMessage(plan));
+        }
+        return repo.insertWebhook(tx, {
+          id: newId('whk'),
+          ownerId: principal.ownerId,
+          createdBy: principal.userId,
+          url: input.url,
+          events: input.events,
+          description: input.description || null,
+          secret,
+        });
       });
       return withSecret(json, secret);
     },

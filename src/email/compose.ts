@@ -1,7 +1,6 @@
-import { officeName } from '../domain/alert-assessment.ts';
-import { type OppositionWindow, oppositionStatus } from '../domain/opposition.ts';
-import { oneLine } from '../domain/text.ts';
 import { officeReference } from '../register/office-links.ts';
+import { officeName } from '../register/office-names.ts';
+import { oneLine } from '../text.ts';
 
 /** One new alert as the e-mail shows it. */
 export type AlertLine = {
@@ -24,7 +23,8 @@ export type AlertLine = {
    * rationaleHtml); without it, the HTML part shows the plain text.
    */
   rationaleHtml?: string;
-  opposition: OppositionWindow | null;
+  /** Where the opposition period stands as the e-mail is written: "closes in 12 days (2026-12-07)". */
+  opposition: string;
 };
 
 const SEVERITY_ORDER = { high: 0, medium: 1, low: 2 } as const;
@@ -53,7 +53,6 @@ export function composeAlertEmail(
   watchName: string,
   unsorted: AlertLine[],
   publicUrl: string,
-  now: Date,
 ): AlertEmail {
   // The most serious first; otherwise in the order the scan found them.
   const alerts = [...unsorted].sort(
@@ -94,7 +93,7 @@ export function composeAlertEmail(
       ...publicPage(a),
       `  Filed: ${day(a.filedAt)}`,
       `  Published for opposition: ${a.publishedAt === null ? NOT_PUBLISHED : day(a.publishedAt)}`,
-      `  Opposition: ${oppositionStatus(a.opposition, now)}`,
+      `  Opposition: ${a.opposition}`,
       `  Details: ${link(a)}`,
       '  Why:',
       ...a.rationalePlain.split('\n').map((line) => (line === '' ? '' : `    ${line}`)),
@@ -112,7 +111,7 @@ export function composeAlertEmail(
   <td>${escapeHtml(statusText(a))}</td>
   <td>${escapeHtml(office(a))}, ${numberHtml(a)}</td>
   <td>${escapeHtml(day(a.filedAt))}</td>
-  <td>${escapeHtml(oppositionStatus(a.opposition, now))}</td>
+  <td>${escapeHtml(a.opposition)}</td>
 </tr>
 <tr><td colspan="8" style="border-bottom: 1px solid #ddd">${
         a.rationaleHtml === undefined

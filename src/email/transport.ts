@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { type Config, DEFAULT_MAIL_FROM } from '../config.ts';
 
 export type OutgoingMessage = {
   /** Stable per outbox row, so a receiver can recognise a retried duplicate. */
@@ -11,6 +10,9 @@ export type OutgoingMessage = {
   text: string;
   html: string;
 };
+
+/** How a process sends mail, as configured (SMTP_URL, MAIL_FROM, DATA_DIR). */
+export type MailSettings = { smtpUrl?: string | undefined; mailFrom: string; dataDir: string };
 
 /** Delivers one message; resolves only once the server (or the folder) has accepted it. */
 export interface MailTransport {
@@ -30,7 +32,7 @@ function mailOptions(message: OutgoingMessage, from: string) {
 }
 
 /** Real SMTP through nodemailer (SMTP_URL). */
-export function smtpTransport(url: string, from = DEFAULT_MAIL_FROM): MailTransport {
+export function smtpTransport(url: string, from: string): MailTransport {
   const transporter = nodemailer.createTransport(url);
   return {
     async send(message) {
@@ -44,7 +46,7 @@ export function smtpTransport(url: string, from = DEFAULT_MAIL_FROM): MailTransp
 }
 
 /** Without SMTP_URL: each message becomes an .eml file in DATA_DIR/outbox. */
-export function folderTransport(dir: string, from = DEFAULT_MAIL_FROM): MailTransport {
+export function folderTransport(dir: string, from: string): MailTransport {
   const builder = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     async send(message) {
@@ -58,8 +60,8 @@ export function folderTransport(dir: string, from = DEFAULT_MAIL_FROM): MailTran
 }
 
 /** SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (README). */
-export function mailTransportFor(config: Config): MailTransport {
-  return config.smtpUrl
-    ? smtpTransport(config.smtpUrl, config.mailFrom)
-    : folderTransport(join(config.dataDir, 'outbox'), config.mailFrom);
+export function mailTransportFor(settings: MailSettings): MailTransport {
+  return settings.smtpUrl
+    ? smtpTransport(settings.smtpUrl, settings.mailFrom)
+    : folderTransport(join(settings.dataDir, 'outbox'), settings.mailFrom);
 }

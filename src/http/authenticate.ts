@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
 import type { AccountService } from '../domain/accounts.ts';
 import { parseBearer, type Scope } from '../domain/api-keys.ts';
-import type { Clock } from '../domain/clock.ts';
 import { ApiError } from '../domain/errors.ts';
 import { TIER_LABEL } from '../domain/plans.ts';
 import type { Principal } from '../domain/principal.ts';

@@ -1,6 +1,6 @@
-import { assessAlert } from '../domain/alert-assessment.ts';
-import { MIRROR_SOURCE } from '../domain/sources.ts';
+import { assessAlert } from '../domain/alerts/assessment.ts';
 import { decideConflictPrepared, prepareWatch } from '../matching/decide.ts';
+import { MIRROR_SOURCE } from '../register/sources.ts';
 
 // Examples for the OpenAPI document: one request body and one response of each kind, in the shape
 // the service sends. The alert's hit is a real register record, the USPTO record of SARGENT

@@ -50,7 +50,10 @@ const DESCRIPTIONS = new Map<string, string>([
   ['201', 'Created.'],
   ['400', 'Malformed request: empty or malformed JSON, or a query value that does not parse.'],
   ['401', 'Missing, malformed, unknown or revoked credentials.'],
-  ['402', 'Plan quota: the plan’s cap of active watches or its fastest cadence.'],
+  [
+    '402',
+    'Plan quota: the plan’s cap of active watches or of webhook endpoints, or its fastest cadence.',
+  ],
   ['403', 'The plan has no API access, the key lacks the scope, or a cross-site request.'],
   ['404', 'Absent, or not visible to the caller (the two look the same).'],
   ['408', 'The request was not received in time.'],

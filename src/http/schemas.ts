@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALERT_STATES } from '../domain/alert-types.ts';
+import { ALERT_STATES } from '../domain/alerts/types.ts';
 import { SCOPES } from '../domain/api-keys.ts';
 import { CADENCES, TIERS } from '../domain/plans.ts';
 import { WATCH_TYPES } from '../domain/watch-input.ts';

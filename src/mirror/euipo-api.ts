@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, dateOf, systemClock } from '../clock.ts';
 import type { Db } from '../data/db.ts';
 import {
   finishRegisterFile,
@@ -113,7 +114,11 @@ function tokenRefused(response: Response): DownloadError {
  * the client id and secret are posted to the token endpoint only, never across a redirect (a
  * redirect is an error), and appear in no message.
  */
-async function requestToken(credentials: EuipoCredentials, http: HttpOptions): Promise<Token> {
+async function requestToken(
+  credentials: EuipoCredentials,
+  http: HttpOptions,
+  clock: Clock,
+): Promise<Token> {
   return withRetries(http, async () => {
     const timeout = AbortSignal.timeout(http.connectTimeoutMs + http.idleTimeoutMs);
     const signal = http.signal ? AbortSignal.any([http.signal, timeout]) : timeout;
@@ -150,7 +155,7 @@ async function requestToken(credentials: EuipoCredentials, http: HttpOptions): P
       throw new TokenError('the token endpoint gave no access_token', false);
     }
     const lifeMs = typeof json.expires_in === 'number' ? json.expires_in * 1000 : 0;
-    return { value: json.access_token, expiresAt: Date.now() + lifeMs - TOKEN_MARGIN_MS };
+    return { value: json.access_token, expiresAt: clock.now() + lifeMs - TOKEN_MARGIN_MS };
   });
 }
 
@@ -169,8 +174,9 @@ class EuipoClient {
   }
 
   private async bearer(renew: boolean): Promise<string> {
-    if (renew || this.token === null || Date.now() >= this.token.expiresAt) {
-      this.token = await requestToken(this.credentials, this.http);
+    const clock = this.options.clock ?? systemClock;
+    if (renew || this.token === null || clock.now() >= this.token.expiresAt) {
+      this.token = await requestToken(this.credentials, this.http, clock);
     }
     return this.token.value;
   }
@@ -350,7 +356,7 @@ export async function syncEuipoApi(
 ): Promise<SyncFileReport[]> {
   const credentials = options.euipo as EuipoCredentials;
   const known = await listRegisterFiles(db, 'euipo-api');
-  const window = apiWindow(known, options.since, (options.now ?? (() => new Date()))());
+  const window = apiWindow(known, options.since, dateOf(options.clock ?? systemClock));
   const client = new EuipoClient(credentials, base, http, options);
   await startRegisterFile(db, {
     feed: 'euipo-api',

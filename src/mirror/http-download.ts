@@ -6,6 +6,7 @@ import https from 'node:https';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { systemClock } from '../clock.ts';
 
 /** How downloads wait and retry. Tests shorten every delay. */
 export type HttpOptions = {
@@ -50,7 +51,10 @@ export class DownloadError extends Error {
 const MAX_RETRY_AFTER_MS = 15 * 60_000;
 
 /** `Retry-After` in seconds (the APIs' form) or as an HTTP date, in ms; undefined if neither. */
-function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+function retryAfterMs(
+  header: string | string[] | undefined,
+  now = systemClock.now(),
+): number | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === '') return undefined;
   const ms = /^\d+$/.test(value.trim()) ? Number(value) * 1000 : Date.parse(value) - now;

@@ -9,10 +9,10 @@ import {
   stageMarks,
 } from '../data/repositories/marks.ts';
 import { type PartyUpsert, writeParties } from '../data/repositories/register-parties.ts';
-import { MIRROR_SOURCE } from '../domain/sources.ts';
 import { matchKeys } from '../matching/normalize.ts';
 import { type ReadProgress, RecordFileError, readRecordFile } from '../register/read-records.ts';
 import type { RecordItem, RegisterRecord } from '../register/record.ts';
+import { MIRROR_SOURCE } from '../register/sources.ts';
 
 export type ImportError = { file: string; line: number | null; message: string };
 

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { type Clock, dateOf } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import {
@@ -8,8 +8,9 @@ import {
   type ScheduledAttempt,
   type ScheduledOutcome,
 } from '../data/repositories/register-files.ts';
+import { newWorkerId } from '../domain/ids.ts';
 import { type Feed, findFeed } from '../register/feeds.ts';
-import { newWorkerId } from '../scan/scanner.ts';
+import { drainQueue, type Queue } from '../runner.ts';
 import type { HttpOptions } from './http-download.ts';
 import { FEED_LEASE_SECONDS, feedSettingsOf, type SyncReport, syncFeed } from './sync.ts';
 
@@ -31,9 +32,8 @@ export type ScheduleContext = {
   config: Config;
   db: Db;
   logger: Logger;
-  signal: AbortSignal;
-  /** The clock; tests set the day and time. */
-  now?: () => Date;
+  /** Tests set the day and time. */
+  clock: Clock;
   http?: Partial<HttpOptions>;
   /** Tests shorten the back-off. */
   retry?: Partial<RetryPolicy>;
@@ -41,30 +41,31 @@ export type ScheduleContext = {
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
+/** A claimed attempt at a feed's sync of the day. */
+type DueAttempt = { feed: Feed; url: string | undefined; attempt: ScheduledAttempt };
+
 /**
- * Runs today's scheduled sync of each configured feed once REGISTER_SYNC_AT (UTC) has passed,
- * if no process has run it yet, and tries a failed one again later the same day: the database
- * hands each attempt to one caller only, however many serve and worker processes ask, and never
- * while another process syncs the feed. A process started after the hour catches up at once.
- *
- * An attempt fails when the listing cannot be read or a file failed; it is due again after the
- * back-off (doubling), at most `attempts` times a day, then the next day's sync loads whatever it
- * left (failed files are loaded again). Files that failed in a way another try cannot change
- * today (the server has no such file, a corrupt archive) wait for the next day on their own. An attempt stopped by `signal` records its file as
- * interrupted and leaves the day due again at once, without counting the attempt.
+ * Claims the attempts due now, up to `limit`, feed by feed in the order of REGISTER_FEEDS (none
+ * before REGISTER_SYNC_AT): the database hands each attempt to one caller only, however many serve
+ * and worker processes ask, and never while another process syncs the feed. `skip`: feeds not to
+ * claim (already tried in this pass).
  */
-export async function runDueSyncs(context: ScheduleContext): Promise<SyncReport[]> {
-  const { config, signal } = context;
-  const now = (context.now ?? (() => new Date()))();
+async function claimDueAttempts(
+  context: ScheduleContext,
+  retry: RetryPolicy,
+  limit: number,
+  skip: ReadonlySet<string>,
+): Promise<DueAttempt[]> {
+  const { config } = context;
+  const now = dateOf(context.clock);
   const minutes = now.getUTCHours() * 60 + now.getUTCMinutes();
   if (minutes < minutesOf(config.registerSyncAt)) return [];
   const day = now.toISOString().slice(0, 10);
-  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...context.retry };
-  const reports: SyncReport[] = [];
+  const due: DueAttempt[] = [];
   for (const configured of config.registerFeeds) {
-    if (signal.aborted) break;
+    if (due.length >= limit) break;
     const feed = findFeed(configured.name);
-    if (!feed) continue;
+    if (!feed || skip.has(feed.name)) continue;
     const attempt = await claimScheduledSync(context.db, {
       feed: feed.name,
       day,
@@ -78,22 +79,65 @@ export async function runDueSyncs(context: ScheduleContext): Promise<SyncReport[
       context.logger.debug({ feed: feed.name, day }, 'register sync of the day already claimed');
       continue;
     }
-    const report = await runAttempt(context, feed, configured.url, attempt, retry);
-    if (report) reports.push(report);
+    due.push({ feed, url: configured.url, attempt });
   }
-  return reports;
+  return due;
+}
+
+/**
+ * Today's scheduled sync of each configured feed, as a queue of the background runner (serve with
+ * SCHEDULER=on, worker): due once REGISTER_SYNC_AT (UTC) has passed, if no process has run it yet,
+ * and again later the same day after a failure. A process started after the hour catches up at
+ * once. Null when no feed is configured: a fresh installation makes no outbound request.
+ *
+ * An attempt fails when the listing cannot be read or a file failed; it is due again after the
+ * back-off (doubling), at most `attempts` times a day, then the next day's sync loads whatever it
+ * left (failed files are loaded again). Files that failed in a way another try cannot change
+ * today (the server has no such file, a corrupt archive) wait for the next day on their own. An
+ * attempt stopped by the runner's signal records its file as interrupted and leaves the day due
+ * again at once, without counting the attempt.
+ */
+export function registerSyncQueue(
+  context: ScheduleContext,
+  options: { oncePerFeed?: boolean } = {},
+): Queue<DueAttempt, SyncReport | null> | null {
+  if (context.config.registerFeeds.length === 0) return null;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...context.retry };
+  const tried = new Set<string>();
+  return {
+    name: 'register sync',
+    slots: 1,
+    async claim(limit) {
+      const due = await claimDueAttempts(context, retry, limit, tried);
+      if (options.oncePerFeed) for (const { feed } of due) tried.add(feed.name);
+      return due;
+    },
+    work: (due, signal) => runAttempt(context, due, retry, signal),
+  };
+}
+
+/**
+ * One pass of the schedule: each configured feed's attempt that is due now, run in turn until
+ * `signal` aborts; returns the reports of the attempts that ran.
+ */
+export async function runDueSyncs(
+  context: ScheduleContext & { signal: AbortSignal },
+): Promise<SyncReport[]> {
+  // One attempt per feed in a pass, whatever its outcome.
+  const queue = registerSyncQueue(context, { oncePerFeed: true });
+  if (queue === null) return [];
+  const reports = await drainQueue(queue, context.logger, context.signal);
+  return reports.filter((report) => report !== null);
 }
 
 /** One claimed attempt: the sync, then its outcome recorded for the day. */
 async function runAttempt(
   context: ScheduleContext,
-  feed: Feed,
-  url: string | undefined,
-  attempt: ScheduledAttempt,
+  { feed, url, attempt }: DueAttempt,
   retry: RetryPolicy,
+  signal: AbortSignal,
 ): Promise<SyncReport | null> {
-  const { db, logger, signal } = context;
-  const clock = context.now ?? (() => new Date());
+  const { db, logger } = context;
   const where = { feed: feed.name, day: attempt.day, attempt: attempt.attempt };
   logger.info(where, 'scheduled register sync');
   let report: SyncReport | null = null;
@@ -110,7 +154,7 @@ async function runAttempt(
       http: context.http,
       signal,
       holder: attempt.holder,
-      now: context.now,
+      clock: context.clock,
       onFileFailed: (_, mayPass) => {
         retryable ||= mayPass;
       },
@@ -124,7 +168,7 @@ async function runAttempt(
   }
   let outcome: ScheduledOutcome;
   if (signal.aborted) {
-    outcome = { kind: 'interrupted', now: clock() };
+    outcome = { kind: 'interrupted', now: dateOf(context.clock) };
     logger.warn(where, 'register sync stopped: the process is shutting down; due again at once');
   } else if (failure === null) {
     outcome = { kind: 'done' };
@@ -139,7 +183,7 @@ async function runAttempt(
       'register sync finished; its failed files cannot load by trying again today (the next day tries them)',
     );
   } else if (attempt.attempt < retry.attempts) {
-    const at = new Date(clock().getTime() + retry.backoffMs * 2 ** (attempt.attempt - 1));
+    const at = new Date(context.clock.now() + retry.backoffMs * 2 ** (attempt.attempt - 1));
     outcome = { kind: 'retry', at };
     logger.warn(
       { ...where, reason: failure, retryAt: at.toISOString() },
@@ -154,26 +198,4 @@ async function runAttempt(
   }
   await finishScheduledSync(db, attempt, outcome);
   return report;
-}
-
-/**
- * The daily register sync of a scanning process (serve with SCHEDULER=on, worker): looks every
- * poll interval whether a sync (or a retry) is due, until `signal` aborts. With no feed configured
- * it returns at once: a fresh installation makes no outbound request.
- */
-export async function runRegisterSyncLoop(context: ScheduleContext): Promise<void> {
-  const { config, logger, signal } = context;
-  if (config.registerFeeds.length === 0) return;
-  logger.info(
-    { feeds: config.registerFeeds.map((feed) => feed.name), at: config.registerSyncAt },
-    'register sync scheduled daily (UTC)',
-  );
-  while (!signal.aborted) {
-    try {
-      await runDueSyncs(context);
-    } catch (error) {
-      logger.error({ err: error }, 'register sync pass failed');
-    }
-    await sleep(config.scanPollSeconds * 1000, undefined, { signal }).catch(() => {});
-  }
 }

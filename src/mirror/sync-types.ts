@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Clock } from '../clock.ts';
 import type { Feed } from '../register/feeds.ts';
 import type { HttpOptions } from './http-download.ts';
 import type { UnzipLimits } from './zip-entries.ts';
@@ -73,8 +74,8 @@ export type SyncOptions = {
    * only for the former.
    */
   onFileFailed?: (file: string, mayPass: boolean) => void;
-  /** The clock (the API's window of days); tests set the day. */
-  now?: () => Date;
+  /** The clock (the API's window of days, its token's lifetime); tests set the day. */
+  clock?: Clock;
   /** Who holds the feed's lease (a process id for the logs); a new one by default. */
   holder?: string;
   /**

@@ -8,6 +8,7 @@ import {
   renewFeedLease,
 } from '../data/repositories/register-files.ts';
 import { ApiError } from '../domain/errors.ts';
+import { newWorkerId } from '../domain/ids.ts';
 import {
   EUIPO_API_LOCATIONS,
   type Feed,
@@ -15,7 +16,6 @@ import {
   mayCarryApiKey,
 } from '../register/feeds.ts';
 import { type ListedFile, parseListing } from '../register/listing.ts';
-import { newWorkerId } from '../scan/scanner.ts';
 import { syncEuipoApi } from './euipo-api.ts';
 import {
   DEFAULT_HTTP_OPTIONS,

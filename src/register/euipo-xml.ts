@@ -1,4 +1,4 @@
-import { lineTextReason } from '../domain/text.ts';
+import { lineTextReason } from '../text.ts';
 import { parseRegisterRecord, type RecordItem } from './record.ts';
 import { collectMarks, type WipoMark, type WipoParty } from './wipo-collect.ts';
 import {

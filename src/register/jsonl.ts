@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { findUnstorableText } from '../domain/text.ts';
+import { findUnstorableText } from '../text.ts';
 import { parseRegisterRecord, type RegisterRecord } from './record.ts';
 
 export type JsonLineItem =

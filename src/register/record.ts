@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lineTextReason } from '../domain/text.ts';
+import { lineTextReason } from '../text.ts';
 
 /**
  * A register record in the normalized form (docs/register-formats.md, "Normalized JSON Lines"),

@@ -1,8 +1,6 @@
 import type { Logger } from 'pino';
+import { type Clock, dateOf } from '../clock.ts';
 import type { Db } from '../data/db.ts';
-import { insertHitsWithAlerts } from '../data/repositories/alerts.ts';
-import type { CandidateRecord } from '../data/repositories/mirror-candidates.ts';
-import { insertOutboxMessage } from '../data/repositories/outbox.ts';
 import {
   type ClaimedWatch,
   completeEmptyScan,
@@ -14,18 +12,17 @@ import {
   releaseAfterFailure,
   type ScanRun,
 } from '../data/repositories/scans.ts';
-import { type Assessment, assessAlert } from '../domain/alert-assessment.ts';
+import { alertsToRaise, type Finding, raiseAlerts } from '../domain/alerts/raise.ts';
 import { newId } from '../domain/ids.ts';
-import { type Cadence, cadenceIntervalMs, PLANS, type Tier } from '../domain/plans.ts';
-import { composeAlertEmail } from '../email/compose.ts';
+import { type Cadence, cadenceIntervalMs } from '../domain/plans.ts';
 import {
-  type Decision,
   decideConflictPrepared,
+  type PreparedWatch,
   prepareWatch,
   statsWordsOf,
 } from '../matching/decide.ts';
 import { analyzeMark } from '../matching/normalize.ts';
-import { enqueueAlertEvents } from '../webhooks/events.ts';
+import type { WordStats } from '../matching/word-weights.ts';
 import type { SourceAdapter } from './sources/source-adapter.ts';
 import type { WordStatsCache } from './word-stats.ts';
 
@@ -34,6 +31,7 @@ export type ScanDeps = {
   logger: Logger;
   sources: ReadonlyMap<string, SourceAdapter>;
   workerId: string;
+  clock: Clock;
   /** Base URL of the dashboard, for the links in alert e-mail. */
   publicUrl: string;
   /** The register's word counts, read once per mirror state (word-stats.ts). */
@@ -119,6 +117,122 @@ class LeaseLostError extends Error {}
 
 const RETRY_AFTER_FAILURE_SECONDS = 300;
 
+/** What the search of a watch's sources found, and what it covered. */
+type Search = {
+  prepared: PreparedWatch;
+  /** The register's counts of the brand's words, and of the records' where a rule weighs them. */
+  stats: WordStats;
+  findings: Finding[];
+  fromSeq: number;
+  toSeq: number;
+  /** The watch's logo, found on its own application (logoSt13); null when not looked for. */
+  logoUrl: string | null;
+};
+
+/** Searches the watch's sources for conflicts, outside any transaction. */
+async function searchWatch(
+  deps: ScanDeps,
+  watch: ClaimedWatch,
+  outcome: ScanOutcome,
+  batch: BatchReads | undefined,
+): Promise<Search> {
+  // The sources' state first: it bounds the scan, and it names the mirror state whose word
+  // counts the scan reads (they change only when the mirror does).
+  const sources = await sourceStates(deps, watch.sources, batch);
+  const statsKey = wordStatsKey(sources);
+  // How common the brand's words are in the register decides which of them are distinctive.
+  const brandWords = analyzeMark(watch.name).words;
+  const prepared = prepareWatch(
+    {
+      name: watch.name,
+      niceClasses: watch.attributes.niceClasses,
+      designations: watch.attributes.designations,
+    },
+    await deps.wordStats.statsFor(deps.db, statsKey, statsWordsOf(watch.name)),
+  );
+  const findings: Finding[] = [];
+  const fromSeq = outcome.mode === 'full' ? 0 : watch.scannedSeq;
+  let toSeq = fromSeq;
+  let logoUrl: string | null = null;
+  for (const { source, seq } of sources) {
+    toSeq = seq;
+    // A watch's own application (logoSt13) is where its logo comes from, never a hit.
+    if (watch.logoSt13 !== null && watch.logoUrl === null) {
+      logoUrl = (await source.findByExternalId(deps.db, watch.logoSt13))?.logoUrl ?? null;
+    }
+    if (toSeq <= fromSeq) continue;
+    const candidates = await source.findCandidates(deps.db, prepared, { fromSeq, toSeq });
+    outcome.candidatesExamined += candidates.length;
+    for (const record of candidates) {
+      if (record.externalId === watch.logoSt13) continue;
+      const decision = decideConflictPrepared(prepared, record);
+      if (decision.conflict) findings.push({ record, decision, hit: source.toHit(record) });
+    }
+  }
+  // A shared word's severity and rationale also weigh the record's other words (how common they
+  // are): one look-up for the records raised by that rule. No other rule reads a record's words.
+  const sharing = findings.filter((c) => c.decision.reasons.some((r) => r.kind === 'shared_word'));
+  const stats =
+    sharing.length === 0
+      ? prepared.stats
+      : await deps.wordStats.statsFor(deps.db, statsKey, [
+          ...brandWords,
+          ...sharing.flatMap((c) => analyzeMark(c.record.markText).words),
+        ]);
+  return { prepared, stats, findings, fromSeq: Math.min(fromSeq, toSeq), toSeq, logoUrl };
+}
+
+/**
+ * Records the scan: a scan that found nothing in one statement guarded by the lease; otherwise ONE
+ * transaction that re-checks the lease and raises the alerts (hits, alerts, e-mail, webhook
+ * events: domain/alerts/raise.ts) with the scan's run and the watch's bookkeeping.
+ */
+async function commitScan(
+  deps: ScanDeps,
+  watch: ClaimedWatch,
+  search: Search,
+  outcome: ScanOutcome,
+  run: (id: string) => ScanRun,
+  batch: BatchReads | undefined,
+): Promise<void> {
+  const completion = {
+    watch,
+    toSeq: search.toSeq,
+    cadenceSeconds: cadenceIntervalMs(watch.scanCadence as Cadence) / 1000,
+    logoUrl: search.logoUrl,
+  };
+  if (search.findings.length === 0) {
+    if (!(await completeEmptyScan(deps.db, run(newId('scn')), completion))) {
+      throw new LeaseLostError();
+    }
+    return;
+  }
+  const toRaise = alertsToRaise({
+    watch: { id: watch.id, ownerId: watch.ownerId, name: watch.name },
+    prepared: search.prepared,
+    stats: search.stats,
+    findings: search.findings,
+    mailing: await ownerMailing(deps, watch, batch),
+    publicUrl: deps.publicUrl,
+    now: dateOf(deps.clock),
+  });
+  await deps.db.transaction(async (tx) => {
+    const runId = newId('scn');
+    const raised = await raiseAlerts(tx, toRaise, {
+      runId,
+      // Sent with the hits: the lease check locks the watch row before the hits are written, and
+      // a lost lease rolls everything back.
+      mayCommit: () => holdsLease(tx, watch.id, deps.workerId),
+      record: (alertsCreated) => {
+        outcome.hitsCreated = alertsCreated;
+        outcome.alertsCreated = alertsCreated;
+        return [insertScanRun(tx, run(runId)), completeScan(tx, completion)];
+      },
+    });
+    if (raised === null) throw new LeaseLostError();
+  });
+}
+
 /**
  * Scans one claimed watch against each of its sources. The search happens outside any transaction;
  * the hits, their alerts, the e-mail to send, the scan record and the watch's bookkeeping are then
@@ -133,7 +247,7 @@ export async function scanClaimedWatch(
   watch: ClaimedWatch,
   batch?: BatchReads,
 ): Promise<ScanOutcome> {
-  const startedAt = new Date();
+  const startedAt = dateOf(deps.clock);
   const mode = watch.needsFullScan ? 'full' : 'incremental';
   const outcome: ScanOutcome = {
     watchId: watch.id,
@@ -144,158 +258,21 @@ export async function scanClaimedWatch(
     error: null,
   };
   try {
-    // The sources' state first: it bounds the scan, and it names the mirror state whose word
-    // counts the scan reads (they change only when the mirror does).
-    const sources = await sourceStates(deps, watch.sources, batch);
-    const statsKey = wordStatsKey(sources);
-    // How common the brand's words are in the register decides which of them are distinctive.
-    const brandWords = analyzeMark(watch.name).words;
-    const prepared = prepareWatch(
-      {
-        name: watch.name,
-        niceClasses: watch.attributes.niceClasses,
-        designations: watch.attributes.designations,
-      },
-      await deps.wordStats.statsFor(deps.db, statsKey, statsWordsOf(watch.name)),
-    );
-    const conflicts: { source: SourceAdapter; record: CandidateRecord; decision: Decision }[] = [];
-    let fromSeq = mode === 'full' ? 0 : watch.scannedSeq;
-    let toSeq = fromSeq;
-    let logoUrl: string | null = null;
-    for (const { source, seq } of sources) {
-      toSeq = seq;
-      // A watch's own application (logoSt13) is where its logo comes from, never a hit.
-      if (watch.logoSt13 !== null && watch.logoUrl === null) {
-        logoUrl = (await source.findByExternalId(deps.db, watch.logoSt13))?.logoUrl ?? null;
-      }
-      if (toSeq <= fromSeq) continue;
-      const candidates = await source.findCandidates(deps.db, prepared, { fromSeq, toSeq });
-      outcome.candidatesExamined += candidates.length;
-      for (const record of candidates) {
-        if (record.externalId === watch.logoSt13) continue;
-        const decision = decideConflictPrepared(prepared, record);
-        if (decision.conflict) conflicts.push({ source, record, decision });
-      }
-    }
-    // A shared word's severity and rationale also weigh the record's other words (how common they
-    // are): one look-up for the records raised by that rule. No other rule reads a record's words.
-    const sharing = conflicts.filter((c) =>
-      c.decision.reasons.some((r) => r.kind === 'shared_word'),
-    );
-    const stats =
-      sharing.length === 0
-        ? prepared.stats
-        : await deps.wordStats.statsFor(deps.db, statsKey, [
-            ...brandWords,
-            ...sharing.flatMap((c) => analyzeMark(c.record.markText).words),
-          ]);
-    fromSeq = Math.min(fromSeq, toSeq);
-    const hits = conflicts.map(({ source, record, decision }) => {
-      const assessment = assessAlert(prepared, record, decision, stats);
-      return {
-        hit: {
-          ...source.toHit(record),
-          opposition: assessment.opposition,
-          id: newId('hit'),
-          watchId: watch.id,
-          alertId: newId('alt'),
-          severity: assessment.severity,
-          rationale: assessment.rationale,
-        },
-        record,
-        assessment,
-      };
-    });
-    // The e-mail is written before the transaction, for every alert found: inside it, only when
-    // some of them turn out to be recorded already (a full scan again after the watch changed).
-    const mailing = hits.length > 0 ? await alertMailing(deps, watch, batch) : null;
-    const draft =
-      mailing === null
-        ? null
-        : composeAlertMail(
-            deps,
-            watch,
-            hits.map(({ hit, record, assessment }) => ({
-              alertId: hit.alertId,
-              record,
-              assessment,
-            })),
-          );
-
+    const search = await searchWatch(deps, watch, outcome, batch);
     const run = (id: string): ScanRun => ({
       id,
       watchId: watch.id,
       mode,
       worker: deps.workerId,
       startedAt,
-      fromSeq,
-      toSeq,
+      fromSeq: search.fromSeq,
+      toSeq: search.toSeq,
       candidatesExamined: outcome.candidatesExamined,
       hitsCreated: outcome.hitsCreated,
       alertsCreated: outcome.alertsCreated,
       error: null,
     });
-    const completion = {
-      watch,
-      toSeq,
-      cadenceSeconds: cadenceIntervalMs(watch.scanCadence as Cadence) / 1000,
-      logoUrl,
-    };
-    if (hits.length === 0) {
-      if (!(await completeEmptyScan(deps.db, run(newId('scn')), completion))) {
-        throw new LeaseLostError();
-      }
-      return outcome;
-    }
-    await deps.db.transaction(async (tx) => {
-      // Sent together: the lease check locks the watch row before the hits are written, and a
-      // lost lease rolls everything back.
-      const [leaseHeld, inserted] = await Promise.all([
-        holdsLease(tx, watch.id, deps.workerId),
-        insertHitsWithAlerts(
-          tx,
-          hits.map((h) => h.hit),
-        ),
-      ]);
-      if (!leaseHeld) throw new LeaseLostError();
-      const recorded = new Map(inserted.map((r) => [r.hitId, r.alertId]));
-      // In the order the candidates were found (the e-mail lists them so).
-      const newAlerts = hits.flatMap(({ hit, record, assessment }) => {
-        const alertId = recorded.get(hit.id);
-        return alertId === undefined ? [] : [{ alertId, record, assessment }];
-      });
-      outcome.hitsCreated = newAlerts.length;
-      outcome.alertsCreated = newAlerts.length;
-      const runId = newId('scn');
-      const email =
-        mailing === null || newAlerts.length === 0
-          ? null
-          : newAlerts.length === hits.length
-            ? draft
-            : composeAlertMail(deps, watch, newAlerts);
-      await Promise.all([
-        insertScanRun(tx, run(runId)),
-        mailing !== null && email !== null
-          ? insertOutboxMessage(tx, {
-              id: newId('eml'),
-              ownerId: watch.ownerId,
-              scanRunId: runId,
-              recipients: mailing.recipients,
-              alertIds: newAlerts.map((a) => a.alertId),
-              subject: email.subject,
-              text: email.text,
-              html: email.html,
-            })
-          : null,
-        enqueueAlertEvents(
-          tx,
-          'alert.created',
-          watch.ownerId,
-          newAlerts.map((a) => a.alertId),
-        ),
-        completeScan(tx, completion),
-      ]);
-    });
+    await commitScan(deps, watch, search, outcome, run, batch);
     return outcome;
   } catch (error) {
     if (error instanceof LeaseLostError) {
@@ -339,42 +316,14 @@ async function recordFailure(
   }
 }
 
-/** Who gets the alert e-mail of this watch's owner: null when the plan sends none. */
-async function alertMailing(deps: ScanDeps, watch: ClaimedWatch, batch?: BatchReads) {
-  const mailing =
-    batch?.mailings.get(watch.ownerId) ??
-    (await ownerMailings(deps.db, [watch.ownerId])).get(watch.ownerId);
-  if (!mailing || !PLANS[mailing.tier as Tier]?.alertEmail || mailing.recipients.length === 0) {
-    return null;
-  }
-  return mailing;
-}
-
-/** One e-mail per owner per scan run: the alerts in the order they were found. */
-function composeAlertMail(
+/** The alert mailing of the watch's owner: the batch's, or read for this scan. */
+async function ownerMailing(
   deps: ScanDeps,
   watch: ClaimedWatch,
-  alerts: { alertId: string; record: CandidateRecord; assessment: Assessment }[],
-) {
-  return composeAlertEmail(
-    watch.name,
-    alerts.map(({ alertId, record, assessment }) => ({
-      alertId,
-      markText: record.markText,
-      ownerName: record.ownerName,
-      ownerCountryCode: record.ownerCountryCode,
-      status: record.status,
-      classes: record.classes,
-      jurisdiction: record.jurisdiction,
-      filedAt: record.filedAt,
-      externalId: record.externalId,
-      publishedAt: record.publishedAt,
-      severity: assessment.severity,
-      rationalePlain: assessment.rationalePlain,
-      rationaleHtml: assessment.rationaleHtml,
-      opposition: assessment.opposition,
-    })),
-    deps.publicUrl,
-    new Date(),
+  batch: BatchReads | undefined,
+): Promise<OwnerMailing | undefined> {
+  return (
+    batch?.mailings.get(watch.ownerId) ??
+    (await ownerMailings(deps.db, [watch.ownerId])).get(watch.ownerId)
   );
 }

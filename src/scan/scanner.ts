@@ -1,16 +1,17 @@
-import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import {
   activeWatchIds,
+  type ClaimedWatch,
   type ClaimFilter,
   claimWatches,
   unknownWatchIds,
 } from '../data/repositories/scans.ts';
 import { ApiError } from '../domain/errors.ts';
-import { randomBase62 } from '../domain/ids.ts';
+import { newWorkerId } from '../domain/ids.ts';
+import type { Queue } from '../runner.ts';
 import {
   type BatchReads,
   readBatch,
@@ -37,13 +38,10 @@ export type ScannerOptions = {
   leaseSeconds: number;
   /** Watches scanned at once by this process. */
   concurrency?: number;
+  clock?: Clock;
 };
 
 export type ScanTotals = { watchesScanned: number; hitsCreated: number; alertsCreated: number };
-
-export function newWorkerId(): string {
-  return `${hostname()}:${process.pid}:${randomBase62(6)}`;
-}
 
 const CLAIM_BATCH = 25;
 
@@ -54,19 +52,17 @@ export function createScanner(options: ScannerOptions) {
     logger: options.logger,
     sources: SOURCES,
     workerId: newWorkerId(),
+    clock: options.clock ?? systemClock,
     publicUrl: options.publicUrl,
     wordStats,
   };
   const concurrency = Math.max(1, options.concurrency ?? 1);
 
-  async function scanBatch(filter: ClaimFilter, totals: ScanTotals): Promise<number> {
-    const claimed = await claimWatches(
-      options.db,
-      deps.workerId,
-      options.leaseSeconds,
-      filter,
-      CLAIM_BATCH,
-    );
+  const claimBatch = (filter: ClaimFilter) =>
+    claimWatches(options.db, deps.workerId, options.leaseSeconds, filter, CLAIM_BATCH);
+
+  /** Scans claimed watches, `concurrency` at a time, adding what they found to `totals`. */
+  async function scanClaimed(claimed: readonly ClaimedWatch[], totals: ScanTotals): Promise<void> {
     // One read of sequences, mailings and word counts for the batch instead of one per watch; a
     // failed one only means that each scan reads its own (and reports the error itself, if the
     // database is down).
@@ -81,11 +77,36 @@ export function createScanner(options: ScannerOptions) {
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
+  }
+
+  async function scanBatch(filter: ClaimFilter, totals: ScanTotals): Promise<number> {
+    const claimed = await claimBatch(filter);
+    await scanClaimed(claimed, totals);
     return claimed.length;
   }
 
+  /**
+   * Due watches as a queue of the background runner. One item is a claimed batch of up to
+   * CLAIM_BATCH watches, scanned `concurrency` at a time: the watches of a batch share their
+   * reads (readBatch), and the next batch is claimed once this one has committed.
+   */
+  const queue: Queue<ClaimedWatch[], ScanTotals> = {
+    name: 'scans',
+    slots: 1,
+    async claim() {
+      const claimed = await claimBatch({ kind: 'due' });
+      return claimed.length === 0 ? [] : [claimed];
+    },
+    async work(claimed) {
+      const totals: ScanTotals = { watchesScanned: 0, hitsCreated: 0, alertsCreated: 0 };
+      await scanClaimed(claimed, totals);
+      return totals;
+    },
+  };
+
   return {
     workerId: deps.workerId,
+    queue,
 
     /** `tmwatch scan`: the given watches, or every active one, or (due) those whose time came. */
     async scan(request: { watchIds?: string[]; due?: boolean }): Promise<ScanTotals> {
@@ -107,22 +128,6 @@ export function createScanner(options: ScannerOptions) {
       }
       return totals;
     },
-
-    /** Scans due watches until `signal` aborts; polls often enough to start a new watch within 60 s. */
-    async runUntil(signal: AbortSignal, pollMs = 5_000): Promise<void> {
-      while (!signal.aborted) {
-        let claimed = 0;
-        try {
-          claimed = await scanBatch(
-            { kind: 'due' },
-            { watchesScanned: 0, hitsCreated: 0, alertsCreated: 0 },
-          );
-        } catch (error) {
-          options.logger.error({ err: error }, 'scheduler pass failed');
-        }
-        if (claimed === 0) await sleep(pollMs, undefined, { signal }).catch(() => {});
-      }
-    },
   };
 }
 
@@ -136,11 +141,17 @@ function add(totals: ScanTotals, outcome: ScanOutcome) {
 export type Scanner = ReturnType<typeof createScanner>;
 
 /** The scanner of a process, as configured (`tmwatch scan`, the scan loops of serve and worker). */
-export function scannerFor(context: { config: Config; db: Db; logger: Logger }): Scanner {
-  const { config, db, logger } = context;
+export function scannerFor(context: {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  clock: Clock;
+}): Scanner {
+  const { config, db, logger, clock } = context;
   return createScanner({
     db,
     logger,
+    clock,
     publicUrl: config.publicUrl,
     leaseSeconds: config.scanLeaseSeconds,
     // PGlite runs every query on the event loop: parallel scans only queue behind each other.

@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { type Db, openDb } from '../data/db.ts';
-import { migrate } from '../data/migrate.ts';
+import { migrateDatabase } from './database.ts';
 
 /** Opens the configured database (PGlite in DATA_DIR or PostgreSQL) and brings its schema up to date. */
 export async function openDatabase(config: Config, logger: Logger): Promise<Db> {
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    const migrations = await migrate(db);
+    const migrations = await migrateDatabase(db);
     if (migrations.length > 0) logger.info({ migrations }, 'applied database migrations');
   } catch (error) {
     await db.close();

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { buildApp } from '../app.ts';
+import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import { RedisRateLimitStore } from '../http/rate-limit/redis-store.ts';
@@ -106,6 +107,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       alertListCacheBytes: config.alertListCacheBytes,
       webhookAllowPrivateUrls: config.webhookAllowPrivateUrls,
       publicUrl: config.publicUrl,
+      clock: systemClock,
       trustProxy: config.trustProxy,
       requestTimeoutMs: config.requestTimeoutMs,
       maxConnections: config.maxConnections,
@@ -127,7 +129,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     await app.listen({ port: config.port, host: config.host });
     const url = displayUrl(config, app.server.address() as AddressInfo);
 
-    const context = { config, db, logger };
+    const context = { config, db, logger, clock: systemClock };
     const firstStart = (await isFirstStart(db))
       ? await runFirstStart({ ...context, baseUrl: url }, firstStartSteps)
       : [];

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
+import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { runBackgroundLoops } from './background.ts';
+import { runBackgroundWork } from './background.ts';
 import { openDatabase, shutdownSignal, warnWithoutPublicUrl } from './runtime.ts';
 
 /**
@@ -18,7 +19,13 @@ export async function runWorkerProcess(config: Config, logger: Logger): Promise<
   });
   try {
     logger.info({ database: db.kind }, 'worker started');
-    await runBackgroundLoops({ config, db, logger, signal: controller.signal });
+    await runBackgroundWork({
+      config,
+      db,
+      logger,
+      clock: systemClock,
+      signal: controller.signal,
+    });
   } finally {
     await db.close();
   }

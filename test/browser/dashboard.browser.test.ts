@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { assessAlert } from '../../src/domain/alert-assessment.ts';
+import { assessAlert } from '../../src/domain/alerts/assessment.ts';
 import { decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
 

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CSV_COLUMNS } from '../../src/dashboard/alerts-csv.ts';
-import { EXPORT_PAGE_SIZE } from '../../src/domain/alert-review.ts';
+import { EXPORT_PAGE_SIZE } from '../../src/domain/alerts/review.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
 
 // The review desk (docs/dashboard.md) in Debian's chromium, driven by playwright-core, as

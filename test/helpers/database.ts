@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectPostgres, type Db, openDb } from '../../src/data/db.ts';
-import { migrate } from '../../src/data/migrate.ts';
+import { migrateDatabase } from '../../src/start/database.ts';
 
 /**
  * A fresh, migrated database for one test file: embedded PGlite in memory by default; with
@@ -16,7 +16,7 @@ export async function createTestDatabase(
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const db = await openDb({ dataDir: '', memory: true });
-    if (migrated) await migrate(db);
+    if (migrated) await migrateDatabase(db);
     return { db, url: undefined, drop: () => db.close() };
   }
   const name = `tmw_test_${randomBytes(6).toString('hex')}`;
@@ -25,7 +25,7 @@ export async function createTestDatabase(
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const db = await openDb({ databaseUrl: url.toString(), dataDir: '' });
-  if (migrated) await migrate(db);
+  if (migrated) await migrateDatabase(db);
   return {
     db,
     url: url.toString(),

@@ -54,7 +54,7 @@ export function apiSync(double: EuipoDouble, db: Db, options: Partial<SyncOption
     },
     logger: quietLogger,
     http: FAST_HTTP,
-    now: () => TODAY,
+    clock: { now: () => TODAY.getTime() },
     ...options,
   });
 }

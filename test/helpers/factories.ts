@@ -5,15 +5,15 @@ import {
   type NewHit,
 } from '../../src/data/repositories/alerts.ts';
 import { createAccountService } from '../../src/domain/accounts.ts';
-import type { AlertSeverity } from '../../src/domain/alert-types.ts';
+import type { AlertSeverity } from '../../src/domain/alerts/types.ts';
 import { SCOPES } from '../../src/domain/api-keys.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { type Cadence, PLANS, type Tier } from '../../src/domain/plans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
-import { MIRROR_SOURCE } from '../../src/domain/sources.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
+import type { WebhookEvent } from '../../src/domain/webhook-events.ts';
 import { createWebhookService } from '../../src/domain/webhooks.ts';
-import type { WebhookEvent } from '../../src/webhooks/events.ts';
+import { MIRROR_SOURCE } from '../../src/register/sources.ts';
 
 let sequence = 0;
 const unique = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;

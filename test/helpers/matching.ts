@@ -1,7 +1,7 @@
 // What the matching unit tests build again and again: a register record as the assessment reads
 // it, and the check that the candidate keys retrieve a mark the decision accepts.
 import assert from 'node:assert/strict';
-import type { AssessedRecord } from '../../src/domain/alert-assessment.ts';
+import type { AssessedRecord } from '../../src/domain/alerts/assessment.ts';
 import { retrieves, watchTokens } from '../../src/matching/candidates.ts';
 import type { PreparedWatch } from '../../src/matching/decide.ts';
 import { matchKeys } from '../../src/matching/normalize.ts';

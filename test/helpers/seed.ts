@@ -1,6 +1,6 @@
 import type { Db } from '../../src/data/db.ts';
 import { newId, randomBase62 } from '../../src/domain/ids.ts';
-import { MIRROR_SOURCE } from '../../src/domain/sources.ts';
+import { MIRROR_SOURCE } from '../../src/register/sources.ts';
 
 // The only rows of the test suite written by hand: everything else is made through the domain
 // services (factories.ts), or by a scan.

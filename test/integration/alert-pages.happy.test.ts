@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { createAlertListVersionLookup, setAlertState } from '../../src/data/repositories/alerts.ts';
 import { markSent } from '../../src/data/repositories/outbox.ts';
-import { createAlertService, type ListAlertsQuery } from '../../src/domain/alerts.ts';
+import { createAlertService, type ListAlertsQuery } from '../../src/domain/alerts/service.ts';
 import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { type Auth, createWatch } from '../helpers/api.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';

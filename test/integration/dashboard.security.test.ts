@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { cookieOptions } from '../../src/dashboard/cookies.ts';
 import { SESSION_IDLE_MS, SESSION_LIFETIME_MS } from '../../src/domain/sessions.ts';
 import { SIGN_IN_THROTTLE } from '../../src/domain/sign-in.ts';
+import { cookieOptions } from '../../src/http/cookies.ts';
 import {
   DashboardClient,
   manualClock,

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { DEFAULT_MAIL_FROM } from '../../src/config.ts';
 import type { Db } from '../../src/data/db.ts';
 import { flushDueEmails, retryDelaySeconds } from '../../src/email/sender.ts';
 import { folderTransport, smtpTransport } from '../../src/email/transport.ts';
@@ -76,7 +77,7 @@ describe('alert e-mail', () => {
 
   it('one message per scan run reaches the SMTP server, listing each mark with its details and link', async () => {
     const { user, watch } = await scannedWatch('solo');
-    const transport = smtpTransport(smtp.url);
+    const transport = smtpTransport(smtp.url, DEFAULT_MAIL_FROM);
     const result = await flushDueEmails(db, transport, logger);
     transport.close();
     assert.deepEqual(result, { sent: 1, failed: 0 });
@@ -122,7 +123,7 @@ describe('alert e-mail', () => {
     const countryless = makeRecord({ markText: 'NORTHWINDS', ownerName: 'Nomad Ltd' });
     delete (countryless as { ownerCountryCode?: string }).ownerCountryCode;
     await scannedWatch('solo', [record, countryless]);
-    const transport = smtpTransport(smtp.url);
+    const transport = smtpTransport(smtp.url, DEFAULT_MAIL_FROM);
     await flushDueEmails(db, transport, logger);
     transport.close();
     const raw = (smtp.received[0]?.raw ?? '').replace(/=\r?\n/g, '');
@@ -156,7 +157,7 @@ describe('alert e-mail', () => {
     });
     const nz = makeRecord({ externalId: 'NZ-1234567', jurisdiction: 'NZ', markText: 'NORTHWYND' });
     await scannedWatch('solo', [cipo, nz], ['CA', 'NZ']);
-    const transport = smtpTransport(smtp.url);
+    const transport = smtpTransport(smtp.url, DEFAULT_MAIL_FROM);
     await flushDueEmails(db, transport, logger);
     transport.close();
     const raw = (smtp.received[0]?.raw ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
@@ -171,7 +172,7 @@ describe('alert e-mail', () => {
   it('emailedAt is set on every alert of the message once the server accepted it, not before', async () => {
     const { watch } = await scannedWatch('team');
     assert.ok((await emailedAt(watch.id)).every((a) => a.emailed_at === null));
-    const transport = smtpTransport(smtp.url);
+    const transport = smtpTransport(smtp.url, DEFAULT_MAIL_FROM);
     await flushDueEmails(db, transport, logger);
     transport.close();
     const rows = await emailedAt(watch.id);
@@ -182,7 +183,7 @@ describe('alert e-mail', () => {
   it('a refusing server leaves emailedAt null and the message is retried with backoff until it is accepted, once', async () => {
     const { watch } = await scannedWatch('team');
     smtp.state.refuse = true;
-    const transport = smtpTransport(smtp.url);
+    const transport = smtpTransport(smtp.url, DEFAULT_MAIL_FROM);
     assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 0, failed: 1 });
     assert.ok((await emailedAt(watch.id)).every((a) => a.emailed_at === null));
     const [row] = await db.query<{ attempts: number; wait: number; last_error: string }>(
@@ -207,7 +208,7 @@ describe('alert e-mail', () => {
 
   it('an unreachable server counts as a failure and loses nothing', async () => {
     await scannedWatch('team');
-    const transport = smtpTransport('smtp://127.0.0.1:9');
+    const transport = smtpTransport('smtp://127.0.0.1:9', DEFAULT_MAIL_FROM);
     assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 0, failed: 1 });
     transport.close();
     const [row] = await db.query<{ sent_at: Date | null }>('SELECT sent_at FROM email_outbox');
@@ -216,7 +217,7 @@ describe('alert e-mail', () => {
 
   it('free-tier alerts are in-app only: nothing is queued and emailedAt stays null', async () => {
     const { watch } = await scannedWatch('free');
-    const transport = smtpTransport(smtp.url);
+    const transport = smtpTransport(smtp.url, DEFAULT_MAIL_FROM);
     assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 0, failed: 0 });
     transport.close();
     assert.equal(smtp.received.length, 0);
@@ -228,7 +229,7 @@ describe('alert e-mail', () => {
     await scannedWatch('solo');
     const dir = mkdtempSync(join(tmpdir(), 'tmw-outbox-'));
     try {
-      const result = await flushDueEmails(db, folderTransport(dir), logger);
+      const result = await flushDueEmails(db, folderTransport(dir, DEFAULT_MAIL_FROM), logger);
       assert.deepEqual(result, { sent: 1, failed: 0 });
       const files = readdirSync(dir);
       assert.equal(files.length, 1);

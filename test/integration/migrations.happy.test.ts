@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { listMigrations, migrate } from '../../src/data/migrate.ts';
-import { rekeyStoredMarks, UPGRADES } from '../../src/data/upgrades.ts';
-import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alert-assessment.ts';
+import { listMigrations } from '../../src/data/migrate.ts';
+import { rekeyStoredMarks } from '../../src/data/upgrades.ts';
+import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alerts/assessment.ts';
 import { MATCH_KEYS_VERSION, matchKeys } from '../../src/matching/normalize.ts';
+import { migrateDatabase, UPGRADE_STEPS } from '../../src/start/database.ts';
 import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
@@ -40,7 +41,7 @@ describe('migrations: upgrading a database with data', () => {
     for (const migration of before004) {
       await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
     }
-    const applied = await migrate(db);
+    const applied = await migrateDatabase(db);
     assert.ok(applied.includes('004_alert_api_json'), applied.join(', '));
 
     const newAlert = await make.makeAlert(watchId, { markText: 'ACME TWO' });
@@ -108,7 +109,7 @@ describe('migrations: 007 on a database that holds alerts', () => {
       await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
     }
     // 007 and whatever later migrations exist; the test is about 007.
-    assert.equal((await migrate(db))[0], '007_alert_list_versions');
+    assert.equal((await migrateDatabase(db))[0], '007_alert_list_versions');
 
     // 007 starts the owner at 1; 008 then assesses the two alerts (a real change of both, in the
     // same upgrade), which raises it once more.
@@ -151,7 +152,7 @@ describe('migrations: 008 on a database that holds alerts and marks', () => {
                '{ZEROFLUSHNET,ZEROFIUSHNET}', '{SRFLXNT}')`,
     );
 
-    assert.equal((await migrate(db))[0], '008_alert_assessment');
+    assert.equal((await migrateDatabase(db))[0], '008_alert_assessment');
 
     const rows = await db.query<{ id: string; severity: string; rationale: string; json: string }>(
       'SELECT id, severity, rationale, api_json AS json FROM alerts ORDER BY id',
@@ -218,7 +219,7 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
     await db.transaction(async (tx) => {
       for (const migration of before014) {
         await tx.exec(migration.sql);
-        await UPGRADES[migration.version]?.(tx);
+        await UPGRADE_STEPS[migration.version]?.(tx);
       }
       await tx.query(
         'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
@@ -260,7 +261,7 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
       'SELECT external_id, change_seq FROM marks ORDER BY external_id',
     );
 
-    assert.equal((await migrate(db))[0], '014_no_invented_values');
+    assert.equal((await migrateDatabase(db))[0], '014_no_invented_values');
 
     const marks = await db.query<Record<string, unknown>>(
       `SELECT external_id, owner_name, owner_country_code, status, classes, change_seq
@@ -340,7 +341,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       `SELECT change_seq::text AS seq FROM marks WHERE external_id = 'US79232184'`,
     );
 
-    assert.deepEqual(await migrate(db), [
+    assert.deepEqual(await migrateDatabase(db), [
       '015_match_keys_state',
       '016_mark_band',
       '017_alert_json_inline_dates',
@@ -507,7 +508,7 @@ describe('migrations: 019 on a mirror stored before it', () => {
     await db.transaction(async (tx) => {
       for (const migration of upTo018) {
         await tx.exec(migration.sql);
-        await UPGRADES[migration.version]?.(tx);
+        await UPGRADE_STEPS[migration.version]?.(tx);
         await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
       }
     });
@@ -539,7 +540,7 @@ describe('migrations: 019 on a mirror stored before it', () => {
     }
     const before = await db.query('SELECT * FROM marks ORDER BY id');
 
-    assert.deepEqual((await migrate(db))[0], '019_mark_as_of');
+    assert.deepEqual((await migrateDatabase(db))[0], '019_mark_as_of');
     const after = await db.query<Record<string, unknown>>('SELECT * FROM marks ORDER BY id');
     assert.deepEqual(
       // goods and owner_key: the columns of the later migration 022.

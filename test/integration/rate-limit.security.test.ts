@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
-import type { Clock } from '../../src/domain/clock.ts';
+import type { Clock } from '../../src/clock.ts';
 import { RedisRateLimitStore } from '../../src/http/rate-limit/redis-store.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit/store.ts';
 import { createLogger } from '../../src/logger.ts';

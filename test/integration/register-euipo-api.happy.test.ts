@@ -109,7 +109,7 @@ describe('the euipo-api feed', () => {
         wordMarkSpecification: { verbalElement: 'Kestrel Harbor' },
       },
     });
-    const next = await apiSync(double, db, { now: () => TOMORROW });
+    const next = await apiSync(double, db, { clock: { now: () => TOMORROW.getTime() } });
     assert.deepEqual(
       next.files.map((f) => [f.name, f.status, f.imported, f.updated]),
       [['changes_2026-03-10_2026-03-11', 'loaded', 1, 1]],
@@ -185,7 +185,7 @@ describe('the euipo-api feed', () => {
       db,
       logger: quietLogger,
       signal: new AbortController().signal,
-      now: () => TODAY,
+      clock: { now: () => TODAY.getTime() },
       http: FAST_HTTP,
     });
     assert.deepEqual(

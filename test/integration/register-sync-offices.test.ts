@@ -12,6 +12,7 @@ import { listRegisterFiles } from '../../src/data/repositories/register-files.ts
 import { runDueSyncs } from '../../src/mirror/schedule.ts';
 import { INTERRUPTED } from '../../src/mirror/sync.ts';
 import { cipoWeekly, euipoBulk, type Feed } from '../../src/register/feeds.ts';
+import { clockAt } from '../helpers/clock.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { type FeedServer, zipOf } from '../helpers/feed-server.ts';
 import {
@@ -116,7 +117,7 @@ for (const { feed, names, fixtures, expected } of CASES) {
         db,
         logger: quietLogger,
         signal: new AbortController().signal,
-        now: () => new Date('2026-01-07T07:00:00Z'),
+        clock: clockAt('2026-01-07T07:00:00Z'),
         http: FAST_HTTP,
       });
       assert.deepEqual(

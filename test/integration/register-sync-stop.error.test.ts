@@ -9,6 +9,7 @@ import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
 import { runDueSyncs } from '../../src/mirror/schedule.ts';
 import { INTERRUPTED } from '../../src/mirror/sync.ts';
+import { clockAt } from '../helpers/clock.ts';
 import { eventually } from '../helpers/eventually.ts';
 import type { FeedServer } from '../helpers/feed-server.ts';
 import {
@@ -96,7 +97,7 @@ describe('register sync: stopping in the middle of a file', () => {
         db,
         logger: quietLogger,
         signal,
-        now: () => new Date('2026-01-02T06:00:00Z'),
+        clock: clockAt('2026-01-02T06:00:00Z'),
         http: FAST_HTTP,
       });
     const controller = new AbortController();

@@ -2,14 +2,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, beforeEach, describe, it } from 'node:test';
 import type { Logger } from 'pino';
+import type { Clock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/data/db.ts';
 import {
   claimScheduledSync,
   listRegisterFiles,
 } from '../../src/data/repositories/register-files.ts';
-import { runDueSyncs, runRegisterSyncLoop } from '../../src/mirror/schedule.ts';
+import { registerSyncQueue, runDueSyncs } from '../../src/mirror/schedule.ts';
 import { FEED_LEASE_SECONDS } from '../../src/mirror/sync.ts';
+import { runQueues } from '../../src/runner.ts';
+import { clockAt } from '../helpers/clock.ts';
 import { eventually } from '../helpers/eventually.ts';
 import type { FeedServer } from '../helpers/feed-server.ts';
 import {
@@ -38,16 +41,16 @@ describe('scheduled register sync: once a day, retried the same day, one process
       REGISTER_SYNC_AT: '06:00',
       ...env,
     });
-  const at = (iso: string) => () => new Date(iso);
+  const at = clockAt;
   /** Retries after one minute, then two…, three attempts a day. */
   const RETRY = { attempts: 3, backoffMs: 60_000 };
-  const due = (now: () => Date, options: { env?: Record<string, string>; logger?: Logger } = {}) =>
+  const due = (clock: Clock, options: { env?: Record<string, string>; logger?: Logger } = {}) =>
     runDueSyncs({
       config: config(options.env),
       db,
       logger: options.logger ?? quietLogger,
       signal: new AbortController().signal,
-      now,
+      clock,
       http: FAST_HTTP,
       retry: RETRY,
     });
@@ -217,27 +220,32 @@ describe('scheduled register sync: once a day, retried the same day, one process
     assert.deepEqual(await dayState(), { attempts: 2, retryAt: null, owner: null });
   });
 
-  it('with REGISTER_FEEDS empty (the default) the loop returns at once and makes no request', async () => {
-    const controller = new AbortController();
-    await runRegisterSyncLoop({
+  it('with REGISTER_FEEDS empty (the default) there is nothing to run and no request', async () => {
+    const context = {
       config: loadConfig({}),
       db,
       logger: quietLogger,
-      signal: controller.signal,
-      now: at('2026-01-02T12:00:00Z'),
-    });
+      clock: at('2026-01-02T12:00:00Z'),
+    };
+    assert.equal(registerSyncQueue(context), null, 'no queue for the runner');
+    assert.deepEqual(await runDueSyncs({ ...context, signal: new AbortController().signal }), []);
     assert.equal(server.requests('/feed/'), 0);
   });
 
-  it('the loop of a worker syncs once the hour has passed, and stops when asked', async () => {
+  it('the runner of a worker syncs once the hour has passed, and stops when asked', async () => {
     const controller = new AbortController();
-    const loop = runRegisterSyncLoop({
-      config: config({ SCAN_POLL_SECONDS: '0.1' }),
+    const queue = registerSyncQueue({
+      config: config(),
       db,
       logger: quietLogger,
-      signal: controller.signal,
-      now: at('2026-01-02T12:00:00Z'),
+      clock: at('2026-01-02T12:00:00Z'),
       http: FAST_HTTP,
+    });
+    assert.ok(queue);
+    const loop = runQueues([queue], {
+      pollMs: 100,
+      signal: controller.signal,
+      logger: quietLogger,
     });
     await eventually(
       'a file loaded by the loop',

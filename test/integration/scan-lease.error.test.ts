@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { systemClock } from '../../src/clock.ts';
 import type { Db } from '../../src/data/db.ts';
 import { claimWatches } from '../../src/data/repositories/scans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
@@ -28,6 +29,7 @@ describe('a scan whose lease was taken over', () => {
       db,
       logger: createLogger('silent'),
       sources: SOURCES,
+      clock: systemClock,
       workerId: 'worker-a',
       publicUrl: 'http://localhost:3000',
       wordStats: createWordStatsCache(),

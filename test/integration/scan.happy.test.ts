@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
-import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alert-assessment.ts';
+import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alerts/assessment.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
 import { createLogger } from '../../src/logger.ts';

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SCOPES } from '../../src/domain/api-keys.ts';
+import { PLANS } from '../../src/domain/plans.ts';
+import { enqueueTestEvent } from '../../src/domain/webhook-events.ts';
 import { createLogger } from '../../src/logger.ts';
-import { enqueueTestEvent } from '../../src/webhooks/events.ts';
 import { deliverDueWebhooks } from '../../src/webhooks/sender.ts';
 import { type Auth, assertError, fieldErrors } from '../helpers/api.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -171,6 +172,36 @@ describe('webhooks: scopes, tier and ownership', () => {
       (await server.request('GET', path, { headers: alice.auth })).body.data.active,
       true,
     );
+  });
+  it('an owner has at most the endpoints of its plan: one more is a 402 with upgradeUrl, as many at once too', async () => {
+    const cap = PLANS.team.maxWebhooks as number;
+    const org = await server.make.makeOrg({ tier: 'team' });
+    const alice = await server.make.makeKey({ orgId: org.id });
+    const bob = await server.make.makeKey({ orgId: org.id });
+    const post = (auth: Auth) =>
+      server.request('POST', '/api/v1/webhooks', { headers: auth, body });
+    // Sent all at once, by two members of one organization: the cap still holds.
+    const created = await Promise.all(
+      Array.from({ length: cap + 3 }, (_, i) => post(i % 2 === 0 ? alice.auth : bob.auth)),
+    );
+    assert.equal(created.filter((res) => res.status === 201).length, cap);
+    const refused = created.filter((res) => res.status !== 201);
+    assert.equal(refused.length, 3);
+    for (const res of refused) {
+      assertError(res, 402, 'forbidden');
+      assert.equal(res.body.error.upgradeUrl, '/pricing');
+      assert.match(res.body.error.message, new RegExp(`at most ${cap} webhook endpoints`));
+    }
+    // A deactivated endpoint still counts; a deleted one frees its place.
+    const first = created.find((res) => res.status === 201)?.body.data.id as string;
+    const path = `/api/v1/webhooks/${first}`;
+    await server.request('PATCH', path, { headers: alice.auth, body: { active: false } });
+    assertError(await post(alice.auth), 402, 'forbidden');
+    assert.equal((await server.request('DELETE', path, { headers: alice.auth })).status, 200);
+    assert.equal((await post(bob.auth)).status, 201);
+    // Another owner has places of its own, and Enterprise more of them.
+    assert.equal((await post((await server.make.makeKey()).auth)).status, 201);
+    assert.ok((PLANS.enterprise.maxWebhooks ?? Infinity) > cap);
   });
   it('keys made with every scope include the webhook scopes', () => {
     assert.ok(SCOPES.includes('webhooks:read') && SCOPES.includes('webhooks:write'));

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { enqueueAlertEvents } from '../../src/domain/alerts/events.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createScanner } from '../../src/scan/scanner.ts';
-import { enqueueAlertEvents } from '../../src/webhooks/events.ts';
 import { MAX_ATTEMPTS } from '../../src/webhooks/retry-schedule.ts';
 import { deliverDueWebhooks } from '../../src/webhooks/sender.ts';
 import { type Auth, createWatch } from '../helpers/api.ts';

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db, Queryable } from '../../src/data/db.ts';
-import { migrate } from '../../src/data/migrate.ts';
 import { MarkBatch, mergeStagedMarks, stageMarks } from '../../src/data/repositories/marks.ts';
 import { wordCountDeltas, wordStatsFor } from '../../src/data/repositories/word-counts.ts';
 import { PLANS } from '../../src/domain/plans.ts';
@@ -18,6 +17,7 @@ import { importRecordFiles, toMarkUpsert } from '../../src/mirror/import.ts';
 import { parseRegisterRecord, type RegisterRecord } from '../../src/register/record.ts';
 import { createScanner } from '../../src/scan/scanner.ts';
 import { createWordStatsCache } from '../../src/scan/word-stats.ts';
+import { migrateDatabase } from '../../src/start/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 import {
@@ -77,7 +77,7 @@ describe('word counts of the register', () => {
     });
     assert.ok(((await pending()) ?? 0) > 0, 'the batch left its changes waiting');
     assert.notDeepEqual(await kept(), await recount());
-    assert.deepEqual(await migrate(db), []);
+    assert.deepEqual(await migrateDatabase(db), []);
     assert.equal(await pending(), 0);
     assert.deepEqual(await kept(), await recount(), 'folded at the start');
   });

@@ -4,8 +4,8 @@ import {
   type AssessedRecord,
   assessAlert,
   CLASSES_NOT_PUBLISHED,
-  codeSpan,
-} from '../../src/domain/alert-assessment.ts';
+} from '../../src/domain/alerts/assessment.ts';
+import { codeSpan } from '../../src/domain/alerts/rationale-text.ts';
 import { renderMarkdown } from '../../src/markdown.ts';
 import { compareMarks, decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
 import { assessSeverity } from '../../src/matching/severity.ts';

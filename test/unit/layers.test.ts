@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
@@ -149,6 +150,88 @@ export function importCycles(graph: Map<string, string[]>): string[][] {
   return cycles;
 }
 
+/** The folder of a module (its first path segment); a file at the top of src/ is its own. */
+export function folderOf(module: string): string {
+  const slash = module.indexOf('/');
+  return slash === -1 ? module : module.slice(0, slash);
+}
+
+/** The graph of folders: an edge wherever a module of one imports a module of another. */
+export function folderGraph(graph: Map<string, string[]>): Map<string, string[]> {
+  const folders = new Map<string, Set<string>>();
+  for (const [module, targets] of graph) {
+    const from = folderOf(module);
+    const edges = folders.get(from) ?? new Set<string>();
+    folders.set(from, edges);
+    for (const target of targets) {
+      if (graph.has(target) && folderOf(target) !== from) edges.add(folderOf(target));
+    }
+  }
+  return new Map([...folders].map(([folder, edges]) => [folder, [...edges]]));
+}
+
+/** The modules through which `from` imports `to`, for a readable failure. */
+function edgesBetween(graph: Map<string, string[]>, from: string, to: string): string[] {
+  return [...graph].flatMap(([module, targets]) =>
+    folderOf(module) === from
+      ? targets.filter((t) => graph.has(t) && folderOf(t) === to).map((t) => `${module} → ${t}`)
+      : [],
+  );
+}
+
+/** The SQL that only modules of src/data may hold: a statement at the start of a string literal. */
+const SQL_STATEMENT =
+  /^\s*(SELECT|INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM|WITH\s+\w+\s+AS|CREATE\s+(?:TABLE|INDEX|UNIQUE|OR)|ALTER\s+TABLE|DROP\s+(?:TABLE|INDEX)|TRUNCATE|COPY\s+\S+|SET\s+CONSTRAINTS|BEGIN|COMMIT|ROLLBACK)\b/;
+/** The database drivers: only src/data opens a connection. */
+const DRIVERS = ['postgres', '@electric-sql/pglite'];
+
+// Each module is parsed once for the checks that read its syntax tree.
+const parsed = new Map<string, ts.SourceFile>();
+function syntaxOf(text: string): ts.SourceFile {
+  let source = parsed.get(text);
+  if (source === undefined) {
+    source = ts.createSourceFile('module.ts', text, ts.ScriptTarget.Latest, true);
+    parsed.set(text, source);
+  }
+  return source;
+}
+
+/** The string and template literals of a module that begin like an SQL statement. */
+export function sqlLiterals(text: string): string[] {
+  const source = syntaxOf(text);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    const literal =
+      ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)
+        ? node.text
+        : ts.isTemplateExpression(node)
+          ? node.head.text
+          : null;
+    if (literal !== null && SQL_STATEMENT.test(literal)) found.push(literal.trim().slice(0, 40));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The functions (declarations, methods, arrows) of a module longer than `max` lines. */
+export function longFunctions(text: string, max: number): string[] {
+  const source = syntaxOf(text);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const name = 'name' in node && node.name ? node.name.getText(source) : '(anonymous)';
+      if (last - first + 1 > max)
+        found.push(`${name} at line ${first + 1}: ${last - first + 1} lines`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 /** The fields of a module's exported object types that are snake_case (column names). */
 export function snakeCaseFields(text: string): string[] {
   const fields: string[] = [];
@@ -190,6 +273,68 @@ describe('the layers of src/', () => {
 
   it('have no import cycle', () => {
     assert.deepEqual(importCycles(graph), []);
+  });
+
+  it('have no cycle between folders either (a file at the top of src/ counts as its own)', () => {
+    const sample = new Map([
+      ['a/one.ts', ['b/two.ts']],
+      ['b/two.ts', []],
+      ['b/three.ts', ['a/four.ts']],
+      ['a/four.ts', []],
+      ['top.ts', ['a/one.ts']],
+    ]);
+    assert.deepEqual(
+      importCycles(folderGraph(sample)),
+      [['a', 'b']],
+      'no module cycle, a folder one',
+    );
+    const cycles = importCycles(folderGraph(graph));
+    const explained = cycles.map((folders) =>
+      folders.flatMap((from) =>
+        folders.filter((to) => to !== from).flatMap((to) => edgesBetween(graph, from, to)),
+      ),
+    );
+    assert.deepEqual(explained, []);
+  });
+
+  it('keep SQL under data/: no statement text and no database driver anywhere else', () => {
+    assert.deepEqual(
+      sqlLiterals(
+        `const a = 'SELECT 1'; const b = \`UPDATE t SET x = \${1}\`; const c = 'Select a plan';`,
+      ),
+      ['SELECT 1', 'UPDATE t SET x ='],
+    );
+    const offenders = [...graph.keys()]
+      .filter((module) => !module.startsWith('data/'))
+      .flatMap((module) => {
+        const text = readFileSync(join(SRC, module), 'utf8');
+        const drivers = [...text.matchAll(PACKAGE_IMPORT)]
+          .map((m) => m[1] as string)
+          .filter((name) => DRIVERS.includes(name));
+        return [...sqlLiterals(text), ...drivers].map((what) => `${module}: ${what}`);
+      });
+    assert.deepEqual(offenders, []);
+  });
+
+  it('take the time from the clock they are given: no new Date() or Date.now() but in clock.ts', () => {
+    const NOW = /\bnew Date\(\s*\)|\bDate\.now\(\s*\)/;
+    const offenders = [...graph.keys()].filter(
+      (module) => module !== 'clock.ts' && NOW.test(readFileSync(join(SRC, module), 'utf8')),
+    );
+    assert.deepEqual(offenders, []);
+  });
+
+  it('have no function longer than 100 lines', () => {
+    const sample = `function short() {\n  return 1;\n}\nconst long = () => {\n${'  step();\n'.repeat(99)}};\n`;
+    assert.deepEqual(longFunctions(sample, 100), ['(anonymous) at line 4: 101 lines']);
+    // Every folder of src/ is held to it but matching/ and register/, whose rules and readers are
+    // being split into smaller parts of their own.
+    const offenders = [...graph.keys()]
+      .filter((module) => !module.startsWith('matching/') && !module.startsWith('register/'))
+      .flatMap((module) =>
+        longFunctions(readFileSync(join(SRC, module), 'utf8'), 100).map((f) => `${module}: ${f}`),
+      );
+    assert.deepEqual(offenders, []);
   });
 
   it('let no interface module (http, dashboard, cli) import a repository', () => {

@@ -5,7 +5,7 @@
 // its severity and rationale, and that the candidate keys retrieve what it accepts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assessAlert } from '../../src/domain/alert-assessment.ts';
+import { assessAlert } from '../../src/domain/alerts/assessment.ts';
 import {
   decideConflictPrepared,
   type PreparedWatch,

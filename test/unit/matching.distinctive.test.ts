@@ -3,7 +3,7 @@
 // the candidate keys retrieve every pair they accept.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assessAlert } from '../../src/domain/alert-assessment.ts';
+import { assessAlert } from '../../src/domain/alerts/assessment.ts';
 import {
   decideConflictPrepared,
   type PreparedWatch,

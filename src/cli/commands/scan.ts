@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.ts';
 import { scannerFor } from '../../scan/scanner.ts';
 import { defineCommand } from '../command.ts';
 
@@ -16,7 +17,7 @@ export const command = defineCommand({
   // `emails flush` (or a running server's or worker's sender).
   run: async ({ db, config, logger, values }) => {
     // An unknown watch id is an ApiError not_found: exit 1.
-    return scannerFor({ db, config, logger }).scan({
+    return scannerFor({ db, config, logger, clock: systemClock }).scan({
       watchIds: values.watch,
       due: values.due ?? false,
     });

@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.ts';
 import { deliverDueWebhooks } from '../../webhooks/sender.ts';
 import { defineCommand } from '../command.ts';
 
@@ -13,5 +14,8 @@ export const command = defineCommand({
     'WEBHOOK_ALLOW_PRIVATE_URLS=true tmwatch webhooks deliver',
   ],
   run: ({ db, config, logger }) =>
-    deliverDueWebhooks(db, logger, { allowPrivate: config.webhookAllowPrivateUrls }),
+    deliverDueWebhooks(db, logger, {
+      allowPrivate: config.webhookAllowPrivateUrls,
+      clock: systemClock,
+    }),
 });

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { parseReviewQuery } from '../../domain/alert-review.ts';
-import { ALERT_STATES, type AlertState } from '../../domain/alert-types.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseReviewQuery } from '../../domain/alerts/review.ts';
+import { ALERT_STATES, type AlertState } from '../../domain/alerts/types.ts';
 import { ApiError } from '../../domain/errors.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { csvRecord, csvStream } from '../alerts-csv.ts';
@@ -86,8 +86,9 @@ async function watchChoices(s: DashboardServices, principal: Principal) {
     .map(({ id, name }) => ({ id, name }));
 }
 
-export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
-  app.get('/alerts', { config: { dashboard: 'user' } }, async (request, reply) => {
+/** The review desk's list: the filters of the query, one page, the counts of each choice. */
+function alertList(s: DashboardServices) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = sessionOf(request).principal;
     const parsed = reviewQueryOf(request.query);
     // A list that cannot be read as asked shows the inbox and says why (never an error page).
@@ -136,10 +137,12 @@ export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
         now: new Date(s.clock.now()),
       }),
     );
-  });
+  };
+}
 
-  // Every alert of the list's filters, for the client: streamed page by page (alerts-csv.ts).
-  app.get('/alerts.csv', { config: { dashboard: 'user' } }, async (request, reply) => {
+/** Every alert of the list's filters, for the client: streamed page by page (alerts-csv.ts). */
+function alertExport(s: DashboardServices) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = sessionOf(request).principal;
     const parsed = reviewQueryOf(request.query);
     if (parsed.problems.length > 0) {
@@ -166,7 +169,12 @@ export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="alerts-${day}.csv"`)
       .send(csvStream(records()));
-  });
+  };
+}
+
+export function alertRoutes(app: FastifyInstance, s: DashboardServices) {
+  app.get('/alerts', { config: { dashboard: 'user' } }, alertList(s));
+  app.get('/alerts.csv', { config: { dashboard: 'user' } }, alertExport(s));
 
   // The alert e-mail links here.
   app.get<{ Params: { id: string } }>(

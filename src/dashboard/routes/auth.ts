@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { csrfTokenFor, looksLikeSecret, newSecret } from '../../domain/sessions.ts';
 import {
+  clearCookie,
+  PRESESSION_COOKIE,
+  readCookie,
+  SESSION_COOKIE,
+  setCookie,
+} from '../../http/cookies.ts';
+import {
   type DashboardServices,
   noticeFrom,
   queryParam,
@@ -8,13 +15,6 @@ import {
   seeOther,
   sendPage,
 } from '../context.ts';
-import {
-  clearCookie,
-  PRESESSION_COOKIE,
-  readCookie,
-  SESSION_COOKIE,
-  setCookie,
-} from '../cookies.ts';
 import { formField } from '../form.ts';
 import { signInPage } from '../views/sign-in.ts';
 

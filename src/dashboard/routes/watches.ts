@@ -76,36 +76,43 @@ function errorsFromServiceError(
   return null;
 }
 
-export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
-  async function renderForm(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    o: {
-      mode: 'create' | 'edit';
-      watch: WatchView | null;
-      values: WatchFormValues;
-      errors: WatchFormErrors;
-      status: number;
-    },
-  ) {
-    const principal = sessionOf(request).principal;
-    return sendPage(
-      reply,
-      watchFormPage({
-        viewer: await requireViewer(request, s.alerts),
-        plan: principal.plan,
-        activeCount: await s.watches.countActive(principal),
-        ...o,
-      }),
-      o.status,
-    );
-  }
+/** The create or edit form of a watch. */
+async function renderWatchForm(
+  s: DashboardServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  o: {
+    mode: 'create' | 'edit';
+    watch: WatchView | null;
+    values: WatchFormValues;
+    errors: WatchFormErrors;
+    status: number;
+  },
+) {
+  const principal = sessionOf(request).principal;
+  return sendPage(
+    reply,
+    watchFormPage({
+      viewer: await requireViewer(request, s.alerts),
+      plan: principal.plan,
+      activeCount: await s.watches.countActive(principal),
+      ...o,
+    }),
+    o.status,
+  );
+}
 
-  async function loadWatch(principal: Principal, id: string): Promise<WatchView> {
-    return JSON.parse(await s.watches.get(principal, id)) as WatchView;
-  }
+async function loadWatch(
+  s: DashboardServices,
+  principal: Principal,
+  id: string,
+): Promise<WatchView> {
+  return JSON.parse(await s.watches.get(principal, id)) as WatchView;
+}
 
-  app.get('/watches', { config: { dashboard: 'user' } }, async (request, reply) => {
+/** The owner's watches, active or inactive, a page at a time. */
+function watchList(s: DashboardServices) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = sessionOf(request).principal;
     const requested = queryParam(request.query, 'status');
     const status: WatchStatusFilter = isStatusFilter(requested) ? requested : 'active';
@@ -136,11 +143,15 @@ export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
         notice,
       }),
     );
-  });
+  };
+}
+
+export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
+  app.get('/watches', { config: { dashboard: 'user' } }, watchList(s));
 
   app.get('/watches/new', { config: { dashboard: 'user' } }, async (request, reply) => {
     const principal = sessionOf(request).principal;
-    return renderForm(request, reply, {
+    return renderWatchForm(s, request, reply, {
       mode: 'create',
       watch: null,
       values: emptyValues(defaultCadence(principal)),
@@ -153,7 +164,7 @@ export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
     const principal = sessionOf(request).principal;
     const values = valuesFromBody(request.body);
     const refuse = (errors: WatchFormErrors, status: number) =>
-      renderForm(request, reply, { mode: 'create', watch: null, values, errors, status });
+      renderWatchForm(s, request, reply, { mode: 'create', watch: null, values, errors, status });
 
     // The API's schema and messages, on the JSON the form stands for.
     const parsed = safeParseWithMessages(createWatchSchema, createInputFrom(values));
@@ -172,8 +183,8 @@ export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
     '/watches/:id/edit',
     { config: { dashboard: 'user' } },
     async (request, reply) => {
-      const watch = await loadWatch(sessionOf(request).principal, request.params.id);
-      return renderForm(request, reply, {
+      const watch = await loadWatch(s, sessionOf(request).principal, request.params.id);
+      return renderWatchForm(s, request, reply, {
         mode: 'edit',
         watch,
         values: valuesFromWatch(watch),
@@ -185,10 +196,10 @@ export function watchRoutes(app: FastifyInstance, s: DashboardServices) {
 
   app.post<IdParams>('/watches/:id', { config: { dashboard: 'user' } }, async (request, reply) => {
     const principal = sessionOf(request).principal;
-    const watch = await loadWatch(principal, request.params.id);
+    const watch = await loadWatch(s, principal, request.params.id);
     const values = valuesFromBody(request.body);
     const refuse = (errors: WatchFormErrors, status: number) =>
-      renderForm(request, reply, { mode: 'edit', watch, values, errors, status });
+      renderWatchForm(s, request, reply, { mode: 'edit', watch, values, errors, status });
 
     const parsed = safeParseWithMessages(updateWatchSchema, updateInputFrom(values));
     if (!parsed.ok) return refuse(errorsFromDetails(flattenIssues(parsed.issues), values), 422);

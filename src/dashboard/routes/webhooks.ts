@@ -25,57 +25,55 @@ const RECENT_DELIVERIES = 10;
 
 type Id = { Params: { id: string } };
 
-export function webhookRoutes(app: FastifyInstance, s: DashboardServices) {
-  async function render(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    extra: {
-      status?: number;
-      form?: WebhookForm;
-      shownSecret?: { url: string; secret: string } | null;
-    } = {},
-  ) {
-    const principal = sessionOf(request).principal;
-    const webhooks = pageItems<WebhookRow>(
-      await s.webhooks.list(principal, { limit: LISTED }),
-      LISTED,
-    );
-    const withDeliveries = await Promise.all(
-      webhooks.map(async (webhook) => ({
-        webhook,
-        deliveries: pageItems<DeliveryRow>(
-          await s.webhooks.deliveries(principal, webhook.id, { limit: RECENT_DELIVERIES }),
-          RECENT_DELIVERIES,
-        ),
-      })),
-    );
-    return sendPage(
-      reply,
-      webhooksPage({
-        viewer: await requireViewer(request, s.alerts),
-        canUse: principal.plan.apiAccess,
-        webhooks: withDeliveries,
-        form: extra.form ?? DEFAULT_WEBHOOK_FORM,
-        shownSecret: extra.shownSecret ?? null,
-        notice: noticeFrom(request.query),
-      }),
-      extra.status ?? 200,
-    );
-  }
-
-  /** Webhooks come with the plans that include the API, as the API's tier rule says. */
-  function requireApiPlan(request: FastifyRequest) {
-    const plan = sessionOf(request).principal.plan;
-    if (!plan.apiAccess) {
-      throw new ApiError('forbidden', 'Webhooks are part of the Team and Enterprise plans.');
-    }
-  }
-
-  app.get('/webhooks', { config: { dashboard: 'user' } }, (request, reply) =>
-    render(request, reply),
+async function render(
+  s: DashboardServices,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  extra: {
+    status?: number;
+    form?: WebhookForm;
+    shownSecret?: { url: string; secret: string } | null;
+  } = {},
+) {
+  const principal = sessionOf(request).principal;
+  const webhooks = pageItems<WebhookRow>(
+    await s.webhooks.list(principal, { limit: LISTED }),
+    LISTED,
   );
+  const withDeliveries = await Promise.all(
+    webhooks.map(async (webhook) => ({
+      webhook,
+      deliveries: pageItems<DeliveryRow>(
+        await s.webhooks.deliveries(principal, webhook.id, { limit: RECENT_DELIVERIES }),
+        RECENT_DELIVERIES,
+      ),
+    })),
+  );
+  return sendPage(
+    reply,
+    webhooksPage({
+      viewer: await requireViewer(request, s.alerts),
+      canUse: principal.plan.apiAccess,
+      webhooks: withDeliveries,
+      form: extra.form ?? DEFAULT_WEBHOOK_FORM,
+      shownSecret: extra.shownSecret ?? null,
+      notice: noticeFrom(request.query),
+    }),
+    extra.status ?? 200,
+  );
+}
 
-  app.post('/webhooks', { config: { dashboard: 'user' } }, async (request, reply) => {
+/** Webhooks come with the plans that include the API, as the API's tier rule says. */
+function requireApiPlan(request: FastifyRequest) {
+  const plan = sessionOf(request).principal.plan;
+  if (!plan.apiAccess) {
+    throw new ApiError('forbidden', 'Webhooks are part of the Team and Enterprise plans.');
+  }
+}
+
+/** A new endpoint from the form; its secret is shown on the page that answers, only there. */
+function createWebhook(s: DashboardServices) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     requireApiPlan(request);
     const form: WebhookForm = {
       url: formField(request.body, 'url'),
@@ -98,7 +96,7 @@ export function webhookRoutes(app: FastifyInstance, s: DashboardServices) {
       ) as { id: string; url: string; secret: string };
       request.log.info({ webhookId: created.id }, 'webhook created in the dashboard');
       // The only page that shows the secret: rendered here, never stored, never redirected to.
-      return render(request, reply, { status: 201, shownSecret: created });
+      return render(s, request, reply, { status: 201, shownSecret: created });
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'validation_error') {
         const fields =
@@ -111,11 +109,19 @@ export function webhookRoutes(app: FastifyInstance, s: DashboardServices) {
           description: fields.description,
         };
         if (form.errors.events?.length === 0) delete form.errors.events;
-        return render(request, reply, { status: 422, form });
+        return render(s, request, reply, { status: 422, form });
       }
       throw error;
     }
-  });
+  };
+}
+
+export function webhookRoutes(app: FastifyInstance, s: DashboardServices) {
+  app.get('/webhooks', { config: { dashboard: 'user' } }, (request, reply) =>
+    render(s, request, reply),
+  );
+
+  app.post('/webhooks', { config: { dashboard: 'user' } }, createWebhook(s));
 
   const toggle = (active: boolean) => async (request: FastifyRequest<Id>, reply: FastifyReply) => {
     if (active) requireApiPlan(request);
@@ -148,7 +154,7 @@ export function webhookRoutes(app: FastifyInstance, s: DashboardServices) {
       const rotated = JSON.parse(
         await s.webhooks.rotateSecret(sessionOf(request).principal, request.params.id),
       ) as { url: string; secret: string };
-      return render(request, reply, { shownSecret: rotated });
+      return render(s, request, reply, { shownSecret: rotated });
     },
   );
 }

@@ -1,14 +1,14 @@
-import { officeName } from '../../domain/alert-assessment.ts';
-import type { AlertNote, Counts, ReviewQuery, ReviewSort } from '../../domain/alert-review.ts';
-import { REVIEW_SORTS } from '../../domain/alert-review.ts';
+import type { AlertNote, Counts, ReviewQuery, ReviewSort } from '../../domain/alerts/review.ts';
+import { REVIEW_SORTS } from '../../domain/alerts/review.ts';
 import {
   ALERT_SEVERITIES,
   ALERT_STATES,
   type AlertSeverity,
   type AlertState,
-} from '../../domain/alert-types.ts';
+} from '../../domain/alerts/types.ts';
 import { type OppositionWindow, oppositionStatus } from '../../domain/opposition.ts';
 import { officeReference } from '../../register/office-links.ts';
+import { officeName } from '../../register/office-names.ts';
 import { html, markdown, type SafeHtml } from '../html.ts';
 import { actionButton, csrfField, type Notice, pill, time } from './components.ts';
 import { layout, pageHeader, type Viewer } from './layout.ts';

@@ -29,6 +29,7 @@ export function pricingPage(o: { viewer: Viewer | null; currentTier: Tier | null
         <div><dt>Fastest scans</dt><dd>${CADENCE_LABEL[plan.minScanCadence]}</dd></div>
         <div><dt>Alert e-mails</dt><dd>${plan.alertEmail ? yes : html`<span class="cross" aria-hidden="true">—</span> In-app only`}</dd></div>
         <div><dt>REST API &amp; keys</dt><dd>${plan.apiAccess ? yes : no}</dd></div>
+        <div><dt>Webhook endpoints</dt><dd>${plan.maxWebhooks === null ? 'Unlimited' : plan.maxWebhooks === 0 ? no : `Up to ${plan.maxWebhooks}`}</dd></div>
       </dl>
     </section>`;
   });

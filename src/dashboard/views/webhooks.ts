@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENTS } from '../../webhooks/events.ts';
+import { WEBHOOK_EVENTS } from '../../domain/webhook-events.ts';
 import { html, type SafeHtml } from '../html.ts';
 import type { Notice } from './components.ts';
 import { actionButton, csrfField, errorList, pill, textField, time } from './components.ts';

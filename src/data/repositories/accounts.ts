@@ -1,4 +1,3 @@
-import type { PrincipalAccount } from '../../domain/principal.ts';
 import { byOrdinal, coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
 import { isoMs } from './json-sql.ts';
@@ -142,6 +141,16 @@ export async function listApiKeys(db: Queryable, userId: string) {
 }
 
 /** Everything a request needs to know about its caller, in one indexed lookup. */
+/** The account behind a key or a dashboard session, as the database has it. */
+export type PrincipalAccount = {
+  userId: string;
+  email: string;
+  organizationId: string | null;
+  organizationName: string | null;
+  /** The organization's plan for a member, else the user's own. */
+  tier: string;
+};
+
 export type ApiKeyCaller = PrincipalAccount & {
   keyId: string;
   keyName: string;

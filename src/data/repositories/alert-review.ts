@@ -1,14 +1,14 @@
-import type { AlertSeverity, AlertState } from '../../domain/alert-types.ts';
 import type { Queryable } from '../db.ts';
 import { Params } from './json-sql.ts';
 
-/** The dashboard's list orders (src/domain/alert-review.ts says what each means). */
+/** The dashboard's list orders (src/domain/alerts/review.ts says what each means). */
 export type ReviewSort = 'newest' | 'severity' | 'deadline';
 
 export type ReviewFilter = {
   ownerId: string;
-  states?: readonly AlertState[] | undefined;
-  severities?: readonly AlertSeverity[] | undefined;
+  /** Alert states and severities: the values the alerts table's CHECK constraints allow. */
+  states?: readonly string[] | undefined;
+  severities?: readonly string[] | undefined;
   watchId?: string | undefined;
   /** Text in the mark, compared case- and accent-insensitively. */
   q?: string | undefined;
@@ -125,7 +125,7 @@ export async function reviewPage(
 export async function reviewCounts(
   db: Queryable,
   filter: Omit<ReviewFilter, 'states' | 'severities'>,
-): Promise<{ state: AlertState; severity: AlertSeverity; n: number }[]> {
+): Promise<{ state: string; severity: string; n: number }[]> {
   const p = new Params();
   const where = whereOf(p, filter);
   return db.query(

@@ -1,4 +1,3 @@
-import type { AlertSeverity, AlertState } from '../../domain/alert-types.ts';
 import { byOrdinal, coalesced } from '../coalesce.ts';
 import type { Queryable } from '../db.ts';
 import { type JsonBytes, Params } from './json-sql.ts';
@@ -6,8 +5,9 @@ import { ownedJsonLookup } from './owned-lookup.ts';
 
 export type AlertListFilter = {
   ownerId: string;
-  states?: AlertState[] | undefined;
-  severities?: AlertSeverity[] | undefined;
+  /** Alert states and severities: the values the alerts table's CHECK constraints allow. */
+  states?: readonly string[] | undefined;
+  severities?: readonly string[] | undefined;
   watchId?: string | undefined;
   since?: string | undefined;
   after?: { createdAt: string; id: string } | undefined;
@@ -74,12 +74,28 @@ export function createAlertJsonLookup(db: Queryable) {
   return ownedJsonLookup(db, { table: 'alerts', alias: 'a', json: 'a.api_json' });
 }
 
+/**
+ * The alert's state, its row locked until the transaction ends (a state change reads the state it
+ * changes from); null when the owner has no such alert.
+ */
+export async function lockAlertState(
+  tx: Queryable,
+  ownerId: string,
+  id: string,
+): Promise<string | null> {
+  const rows = await tx.query<{ state: string }>(
+    'SELECT state FROM alerts WHERE id = $1 AND owner_id = $2 FOR UPDATE',
+    [id, ownerId],
+  );
+  return rows[0]?.state ?? null;
+}
+
 /** Sets the state (idempotent: the same state again changes nothing) and returns the alert. */
 export async function setAlertState(
   db: Queryable,
   ownerId: string,
   id: string,
-  state: AlertState,
+  state: string,
 ): Promise<string | null> {
   const rows = await db.query<{ json: string }>(
     // The trigger of migration 004 has rebuilt api_json by the time RETURNING reads it.
@@ -120,10 +136,11 @@ export type NewHit = {
   opposition: unknown;
 };
 
-/** What a new alert says about its hit (src/domain/alert-assessment.ts). */
+/** What a new alert says about its hit (src/domain/alerts/assessment.ts). */
 export type NewAlert = {
   alertId: string;
-  severity: AlertSeverity;
+  /** high, medium or low. */
+  severity: string;
   /** Markdown. */
   rationale: string;
 };

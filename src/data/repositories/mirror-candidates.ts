@@ -1,4 +1,3 @@
-import { MIRROR_SOURCE } from '../../domain/sources.ts';
 import {
   bandBuckets,
   bandLengths,
@@ -9,6 +8,7 @@ import {
 import { coverageSearch } from '../../matching/coverage.ts';
 import type { PreparedWatch } from '../../matching/decide.ts';
 import type { RegisterRecord } from '../../register/record.ts';
+import { MIRROR_SOURCE } from '../../register/sources.ts';
 import type { Db, Queryable } from '../db.ts';
 
 // The register mirror's SQL for scans (table marks, source `global_trademark_database`): the candidate query of the one candidate rule

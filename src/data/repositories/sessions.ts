@@ -1,5 +1,5 @@
-import type { PrincipalAccount } from '../../domain/principal.ts';
 import type { Queryable } from '../db.ts';
+import type { PrincipalAccount } from './accounts.ts';
 
 /** A live session with everything a dashboard request needs to know about its user. */
 export type SessionRecord = PrincipalAccount & {

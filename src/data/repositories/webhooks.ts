@@ -1,4 +1,4 @@
-import type { Queryable } from '../db.ts';
+import type { Db, Queryable } from '../db.ts';
 import { isoMs, type JsonBytes, Params } from './json-sql.ts';
 import { ownedJsonLookup } from './owned-lookup.ts';
 
@@ -59,6 +59,20 @@ export async function listWebhooksJson(
 /** A webhook's API JSON by id, if `ownerId` owns it (lookups coalesced, owned-lookup.ts). */
 export function createWebhookJsonLookup(db: Queryable) {
   return ownedJsonLookup(db, { table: 'webhooks', alias: 'k', json: WEBHOOK_JSON });
+}
+
+/** The owner's endpoints, active or not: what the plan's cap counts. */
+export async function countWebhooks(db: Queryable, ownerId: string): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM webhooks WHERE owner_id = $1',
+    [ownerId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Serialises the cap checks of one owner: concurrent creates cannot both take the last place. */
+export async function lockOwnerWebhooks(tx: Queryable, ownerId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhooks:${ownerId}`]);
 }
 
 export type NewWebhook = {
@@ -213,34 +227,57 @@ export type DueDelivery = {
   secret: string;
 };
 
+// Any constant works; it only has to be the same in every process that claims deliveries.
+const DELIVERY_CLAIM_LOCK = 72_002;
+
 /**
  * Claims up to `limit` due deliveries of active endpoints for one sender, with a lease that
  * expires: a sender that dies mid-request does not keep them from being retried, and SKIP LOCKED
  * lets any number of senders share the work without sending one delivery twice at a time.
+ *
+ * Fair between owners: an owner never has more than `perOwner` deliveries in flight (under an
+ * unexpired lease) across all senders, and the owners with due deliveries take turns (each one's
+ * first, then each one's second…), so one owner's slow endpoints can hold at most `perOwner`
+ * requests, never the senders. Claims take a transaction-scoped advisory lock, so that two senders
+ * do not both count the same free places. A delivery in flight was due when it was claimed (its
+ * next_attempt_at is not moved), so the due deliveries are all the rows the counting reads.
  */
 export async function claimDueDeliveries(
-  db: Queryable,
-  limit: number,
-  leaseSeconds: number,
+  db: Db,
+  claim: { limit: number; leaseSeconds: number; perOwner: number },
 ): Promise<DueDelivery[]> {
-  return db.query<DueDelivery>(
-    `WITH claimed AS (
-       UPDATE webhook_deliveries
-          SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
-        WHERE id IN (
-          SELECT d.id FROM webhook_deliveries d
-            JOIN webhooks k ON k.id = d.webhook_id AND k.active
-           WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.next_attempt_at <= now()
-             AND (d.claimed_until IS NULL OR d.claimed_until < now())
-           ORDER BY d.next_attempt_at
-           LIMIT $1
-           FOR UPDATE OF d SKIP LOCKED)
-       RETURNING id, webhook_id, event_id, body, attempts)
-     SELECT c.id, c.webhook_id AS "webhookId", c.event_id AS "eventId", c.body, c.attempts, k.url,
-            k.secret
-       FROM claimed c JOIN webhooks k ON k.id = c.webhook_id`,
-    [limit, leaseSeconds],
-  );
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [DELIVERY_CLAIM_LOCK]);
+    return tx.query<DueDelivery>(
+      `WITH due AS (
+         SELECT d.id, d.next_attempt_at, k.owner_id,
+                coalesce(d.claimed_until >= now(), false) AS leased
+           FROM webhook_deliveries d
+           JOIN webhooks k ON k.id = d.webhook_id AND k.active
+          WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.next_attempt_at <= now()),
+       turns AS (
+         SELECT id, next_attempt_at, leased,
+                count(*) FILTER (WHERE leased) OVER (PARTITION BY owner_id) AS busy,
+                row_number() OVER (PARTITION BY owner_id, leased ORDER BY next_attempt_at, id) AS turn
+           FROM due),
+       picked AS (
+         SELECT id FROM turns
+          WHERE NOT leased AND busy + turn <= $3
+          ORDER BY turn, next_attempt_at, id
+          LIMIT $1),
+       claimed AS (
+         UPDATE webhook_deliveries
+            SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
+          WHERE id IN (SELECT id FROM webhook_deliveries
+                        WHERE id IN (SELECT id FROM picked)
+                          FOR UPDATE SKIP LOCKED)
+         RETURNING id, webhook_id, event_id, body, attempts)
+       SELECT c.id, c.webhook_id AS "webhookId", c.event_id AS "eventId", c.body, c.attempts,
+              k.url, k.secret
+         FROM claimed c JOIN webhooks k ON k.id = c.webhook_id`,
+      [claim.limit, claim.leaseSeconds, claim.perOwner],
+    );
+  });
 }
 
 /** A 2xx answer: the delivery is done and the endpoint is no longer failing. */

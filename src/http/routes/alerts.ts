@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ALERT_SEVERITIES, ALERT_STATES, type AlertSeverity } from '../../domain/alert-types.ts';
-import type { AlertService } from '../../domain/alerts.ts';
+import type { AlertService } from '../../domain/alerts/service.ts';
+import { ALERT_SEVERITIES, ALERT_STATES, type AlertSeverity } from '../../domain/alerts/types.ts';
 import { principalOf } from '../authenticate.ts';
 import { alertExample, updateAlertExample } from '../examples.ts';
 import { withExample } from '../openapi-document.ts';

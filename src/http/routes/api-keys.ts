@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { readCookie, SESSION_COOKIE } from '../../dashboard/cookies.ts';
-import { isSameOriginRequest } from '../../dashboard/csrf.ts';
 import type { AccountService } from '../../domain/accounts.ts';
 import { ApiError } from '../../domain/errors.ts';
 import { type DashboardSession, type SessionService, sameToken } from '../../domain/sessions.ts';
 import type { RequestCounter } from '../authenticate.ts';
+import { readCookie, SESSION_COOKIE } from '../cookies.ts';
 import { apiKeyExample } from '../examples.ts';
 import { sendData } from '../reply.ts';
+import { isSameOriginRequest } from '../same-origin.ts';
 import { ApiKeySchema, dataOf, errorResponses, idParams } from '../schemas.ts';
 
 export const CSRF_HEADER = 'x-csrf-token';

@@ -33,7 +33,8 @@ const patchBody = withExample(
 const tags = ['Watches'];
 const security = [{ bearerAuth: [] }];
 
-export function watchRoutes(app: FastifyInstance, watches: WatchService) {
+/** GET and POST /watches. */
+function watchCollectionRoutes(app: FastifyInstance, watches: WatchService) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/watches', {
@@ -74,6 +75,11 @@ export function watchRoutes(app: FastifyInstance, watches: WatchService) {
       return sendData(reply, 201, json);
     },
   });
+}
+
+/** GET, PATCH and DELETE /watches/{id}. */
+function watchItemRoutes(app: FastifyInstance, watches: WatchService) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/watches/:id', {
     config: { scope: 'watches:read' },
@@ -133,4 +139,9 @@ export function watchRoutes(app: FastifyInstance, watches: WatchService) {
       );
     },
   });
+}
+
+export function watchRoutes(app: FastifyInstance, watches: WatchService) {
+  watchCollectionRoutes(app, watches);
+  watchItemRoutes(app, watches);
 }

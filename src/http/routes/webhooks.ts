@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageBody } from '../../domain/pagination.ts';
+import { PLANS } from '../../domain/plans.ts';
+import { WEBHOOK_EVENTS } from '../../domain/webhook-events.ts';
 import { createWebhookSchema, updateWebhookSchema } from '../../domain/webhook-input.ts';
 import type { WebhookService } from '../../domain/webhooks.ts';
-import { WEBHOOK_EVENTS } from '../../webhooks/events.ts';
 import { principalOf } from '../authenticate.ts';
 import {
   createWebhookExample,
@@ -70,7 +71,8 @@ const security = [{ bearerAuth: [] }];
 const read = { scope: 'webhooks:read' as const };
 const write = { scope: 'webhooks:write' as const };
 
-export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
+/** GET and POST /webhooks. */
+function webhookCollectionRoutes(app: FastifyInstance, webhooks: WebhookService) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/webhooks', {
@@ -100,18 +102,22 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       tags,
       security,
       summary: 'Add a webhook endpoint',
-      description:
-        'Events: `alert.created`, `alert.updated`. The URL must be `https://` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set `WEBHOOK_ALLOW_PRIVATE_URLS=true`, which also allows `http://`. The answer carries the signing `secret`, shown only this once.',
+      description: `Events: \`alert.created\`, \`alert.updated\`. The URL must be \`https://\` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set \`WEBHOOK_ALLOW_PRIVATE_URLS=true\`, which also allows \`http://\`. The answer carries the signing \`secret\`, shown only this once. An owner has at most as many endpoints, active or not, as the plan allows (Team ${PLANS.team.maxWebhooks}, Enterprise ${PLANS.enterprise.maxWebhooks}); beyond that a 402 with \`upgradeUrl\`.`,
       body: withExample(createWebhookSchema, createWebhookExample),
       response: {
         201: dataOf(WebhookWithSecretSchema, webhookWithSecretExample),
-        ...errorResponses(400, 401, 403, 413, 415, 422, 429),
+        ...errorResponses(400, 401, 402, 403, 413, 415, 422, 429),
       },
     },
     handler: async (request, reply) => {
       return sendData(reply, 201, await webhooks.create(principalOf(request), request.body));
     },
   });
+}
+
+/** GET, PATCH and DELETE /webhooks/{id}. */
+function webhookItemRoutes(app: FastifyInstance, webhooks: WebhookService) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/webhooks/:id', {
     config: read,
@@ -173,6 +179,11 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       return sendData(reply, 200, await webhooks.remove(principalOf(request), request.params.id));
     },
   });
+}
+
+/** POST /webhooks/{id}/rotate-secret and GET /webhooks/{id}/deliveries. */
+function webhookActionRoutes(app: FastifyInstance, webhooks: WebhookService) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/webhooks/:id/rotate-secret', {
     config: write,
@@ -220,4 +231,10 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
       return sendJson(reply, 200, pageBody(rows, request.query.limit));
     },
   });
+}
+
+export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService) {
+  webhookCollectionRoutes(app, webhooks);
+  webhookItemRoutes(app, webhooks);
+  webhookActionRoutes(app, webhooks);
 }

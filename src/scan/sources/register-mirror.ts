@@ -6,9 +6,9 @@ import {
   readRecordsInRange,
   type SeqRange,
 } from '../../data/repositories/mirror-candidates.ts';
-import { MIRROR_SOURCE } from '../../domain/sources.ts';
 import { matchCandidateIndex } from '../../matching/candidates.ts';
 import type { PreparedWatch } from '../../matching/decide.ts';
+import { MIRROR_SOURCE } from '../../register/sources.ts';
 import { createRecentChanges, RANGE_MAX_ROWS } from './recent-changes.ts';
 import type { SourceAdapter } from './source-adapter.ts';
 

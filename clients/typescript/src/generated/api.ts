@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Events: `alert.created`, `alert.updated`. The URL must be `https://` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set `WEBHOOK_ALLOW_PRIVATE_URLS=true`, which also allows `http://`. The answer carries the signing `secret`, shown only this once.
+         * @description Events: `alert.created`, `alert.updated`. The URL must be `https://` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set `WEBHOOK_ALLOW_PRIVATE_URLS=true`, which also allows `http://`. The answer carries the signing `secret`, shown only this once. An owner has at most as many endpoints, active or not, as the plan allows (Team 10, Enterprise 50); beyond that a 402 with `upgradeUrl`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -922,7 +922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Plan quota: the plan’s cap of active watches or its fastest cadence. */
+            /** @description Plan quota: the plan’s cap of active watches or of webhook endpoints, or its fastest cadence. */
             402: {
                 headers: {
                     /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
@@ -1509,7 +1509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Plan quota: the plan’s cap of active watches or its fastest cadence. */
+            /** @description Plan quota: the plan’s cap of active watches or of webhook endpoints, or its fastest cadence. */
             402: {
                 headers: {
                     /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
@@ -2707,6 +2707,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Plan quota: the plan’s cap of active watches or of webhook endpoints, or its fastest cadence. */
+            402: {
+                headers: {
+                    /** @description The request’s id in the service’s logs: the caller’s own X-Request-Id when it sent a harmless one. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests a key (or, on the session route, a signed-in user) may make per wall-clock minute. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute, this one counted (0 on the last one allowed). */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaError"];
                 };
             };
             /** @description The plan has no API access, the key lacks the scope, or a cross-site request. */

@@ -1,23 +1,18 @@
-import type { Db } from '../data/db.ts';
-import * as repo from '../data/repositories/alert-review.ts';
-import { setAlertStateWithEvent } from '../webhooks/events.ts';
-import {
-  ALERT_SEVERITIES,
-  ALERT_STATES,
-  type AlertSeverity,
-  type AlertState,
-} from './alert-types.ts';
-import type { Clock } from './clock.ts';
-import { ApiError, notFound } from './errors.ts';
-import { isIdOf } from './ids.ts';
-import type { Principal } from './principal.ts';
-import { nameTextReason, unstorableReason } from './text.ts';
+import type { Clock } from '../../clock.ts';
+import type { Db } from '../../data/db.ts';
+import * as repo from '../../data/repositories/alert-review.ts';
+import { nameTextReason, unstorableReason } from '../../text.ts';
+import { ApiError, notFound } from '../errors.ts';
+import { isIdOf } from '../ids.ts';
+import type { Principal } from '../principal.ts';
+import { changeAlertState } from './state.ts';
+import { ALERT_SEVERITIES, ALERT_STATES, type AlertSeverity, type AlertState } from './types.ts';
 
 // The dashboard's review desk (docs/dashboard.md): the alert list filtered and ordered for triage,
 // many alerts changed at once, a note per alert and the CSV export. The public API's alerts are
 // unchanged by all of it.
 
-export type { AlertNote } from '../data/repositories/alert-review.ts';
+export type { AlertNote } from '../../data/repositories/alert-review.ts';
 
 export const REVIEW_SORTS = ['newest', 'severity', 'deadline'] as const;
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
@@ -150,7 +145,8 @@ export type Counts = {
   severity: Record<AlertSeverity, number>;
 };
 
-export function createAlertReviewService(db: Db, clock: Clock) {
+/** The list as the desk reads it: pages, the counts of each filter choice, the export. */
+function reviewReads(db: Db, clock: Clock) {
   const today = () => new Date(clock.now()).toISOString().slice(0, 10);
   const filterOf = (principal: Principal, query: ReviewQuery): repo.ReviewFilter => ({
     ownerId: principal.ownerId,
@@ -202,8 +198,10 @@ export function createAlertReviewService(db: Db, clock: Clock) {
       };
       const severities = query.severities.length === 0 ? ALERT_SEVERITIES : query.severities;
       for (const row of rows) {
-        if (severities.includes(row.severity)) counts.state[row.state] += row.n;
-        if (query.states.includes(row.state)) counts.severity[row.severity] += row.n;
+        const state = row.state as AlertState;
+        const severity = row.severity as AlertSeverity;
+        if (severities.includes(severity)) counts.state[state] += row.n;
+        if (query.states.includes(state)) counts.severity[severity] += row.n;
       }
       return counts;
     },
@@ -230,7 +228,12 @@ export function createAlertReviewService(db: Db, clock: Clock) {
         after = last.position;
       }
     },
+  };
+}
 
+/** Triage: states of many alerts at once, and notes. */
+function reviewChanges(db: Db) {
+  return {
     /**
      * Sets the state of many alerts with the rule of PATCH /api/v1/alerts/{id} (and its
      * alert.updated events), in one transaction: all change or none. Ids the principal cannot see
@@ -248,7 +251,7 @@ export function createAlertReviewService(db: Db, clock: Clock) {
       return db.transaction(async (tx) => {
         let changed = 0;
         for (const id of wanted) {
-          if ((await setAlertStateWithEvent(tx, principal.ownerId, id, state)) !== null) changed++;
+          if ((await changeAlertState(tx, principal.ownerId, id, state)) !== null) changed++;
         }
         return changed;
       });
@@ -281,6 +284,10 @@ export function createAlertReviewService(db: Db, clock: Clock) {
       if (!found) throw notFound();
     },
   };
+}
+
+export function createAlertReviewService(db: Db, clock: Clock) {
+  return { ...reviewReads(db, clock), ...reviewChanges(db) };
 }
 
 export type AlertReviewService = ReturnType<typeof createAlertReviewService>;

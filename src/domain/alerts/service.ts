@@ -1,13 +1,13 @@
-import type { Db } from '../data/db.ts';
-import * as repo from '../data/repositories/alerts.ts';
-import { setAlertStateWithEvent } from '../webhooks/events.ts';
-import type { AlertSeverity, AlertState } from './alert-types.ts';
-import type { CursorPosition } from './cursor.ts';
-import { notFound } from './errors.ts';
-import { isIdOf } from './ids.ts';
-import { createPageCache, DEFAULT_PAGE_CACHE_BYTES } from './page-cache.ts';
-import { pageBody, positionFromCursor } from './pagination.ts';
-import type { Principal } from './principal.ts';
+import type { Db } from '../../data/db.ts';
+import * as repo from '../../data/repositories/alerts.ts';
+import type { CursorPosition } from '../cursor.ts';
+import { notFound } from '../errors.ts';
+import { isIdOf } from '../ids.ts';
+import { createPageCache, DEFAULT_PAGE_CACHE_BYTES } from '../page-cache.ts';
+import { pageBody, positionFromCursor } from '../pagination.ts';
+import type { Principal } from '../principal.ts';
+import { changeAlertState } from './state.ts';
+import type { AlertSeverity, AlertState } from './types.ts';
 
 export type ListAlertsQuery = {
   limit: number;
@@ -96,9 +96,7 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
     async setState(principal: Principal, id: string, state: AlertState): Promise<string> {
       if (!isIdOf('alt', id)) throw notFound();
       // The change and its alert.updated webhook event commit together (transactional outbox).
-      const json = await db.transaction((tx) =>
-        setAlertStateWithEvent(tx, principal.ownerId, id, state),
-      );
+      const json = await db.transaction((tx) => changeAlertState(tx, principal.ownerId, id, state));
       if (json === null) throw notFound();
       return json;
     },
