@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { logFailure } from './outage.ts';
 
 // The one way background work runs: scans, alert e-mail, webhook deliveries and the register
 // sync are each a queue of rows in the database, and this module works them. Each queue claims
@@ -72,7 +73,8 @@ async function workQueue<T, R>(queue: Queue<T, R>, options: WorkOptions<R>): Pro
   const failed: unknown[] = [];
   const fail = (error: unknown, what: string) => {
     if (options.failures === 'throw') failed.push(error);
-    else logger.error({ err: error, queue: queue.name }, what);
+    // An outage fails every claim and item the same way until it ends: one line each, no stack.
+    else logFailure(logger, error, { queue: queue.name }, what);
   };
   let waiting = { done: Promise.resolve(), wake() {} };
   // Whether an item ended while the runner was claiming: its slot is free and its wake was spent.

@@ -5,6 +5,7 @@ import { parseBearer, type Scope } from '../domain/api-keys.ts';
 import { ApiError } from '../domain/errors.ts';
 import { TIER_LABEL } from '../domain/plans.ts';
 import type { Principal } from '../domain/principal.ts';
+import { logFailure } from '../outage.ts';
 import type { FailedAuthLimiter } from './rate-limit/failed-auth.ts';
 import type { RateLimitStore } from './rate-limit/store.ts';
 
@@ -78,7 +79,7 @@ export function apiAuthentication(deps: AuthDeps) {
     ) {
       // Bookkeeping must never fail or slow the request it describes.
       deps.accounts.touchKey(principal.key.id).catch((error: unknown) => {
-        request.log.warn({ err: error }, 'could not record key use');
+        logFailure(request.log, error, {}, 'could not record key use');
       });
     }
     request.principal = principal;

@@ -9,6 +9,7 @@ import {
 } from '../data/repositories/register-files.ts';
 import { ApiError } from '../domain/errors.ts';
 import { newWorkerId } from '../domain/ids.ts';
+import { logFailure } from '../outage.ts';
 import {
   EUIPO_API_LOCATIONS,
   type Feed,
@@ -276,7 +277,7 @@ export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport
   const renewal = setInterval(
     () => {
       renewFeedLease(db, feed.name, holder, FEED_LEASE_SECONDS).catch((error: unknown) =>
-        logger.warn({ err: error, feed: feed.name }, 'could not renew the feed lease'),
+        logFailure(logger, error, { feed: feed.name }, 'could not renew the feed lease'),
       );
     },
     (FEED_LEASE_SECONDS * 1000) / 3,

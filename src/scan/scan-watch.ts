@@ -23,6 +23,7 @@ import {
 } from '../matching/decide.ts';
 import { analyzeMark } from '../matching/normalize.ts';
 import type { WordStats } from '../matching/word-weights.ts';
+import { logFailure } from '../outage.ts';
 import type { SourceAdapter } from './sources/source-adapter.ts';
 import type { WordStatsCache } from './word-stats.ts';
 
@@ -280,7 +281,7 @@ export async function scanClaimedWatch(
       return { ...outcome, hitsCreated: 0, alertsCreated: 0, error: 'lease lost' };
     }
     const message = error instanceof Error ? error.message : String(error);
-    deps.logger.error({ err: error, watchId: watch.id }, 'scan failed');
+    logFailure(deps.logger, error, { watchId: watch.id }, 'scan failed');
     await recordFailure(deps, watch, mode, startedAt, message);
     return { ...outcome, hitsCreated: 0, alertsCreated: 0, error: message };
   }
@@ -312,7 +313,7 @@ async function recordFailure(
     });
   } catch (error) {
     // The lease will lapse on its own; the scan is retried then.
-    deps.logger.error({ err: error, watchId: watch.id }, 'could not record a failed scan');
+    logFailure(deps.logger, error, { watchId: watch.id }, 'could not record a failed scan');
   }
 }
 
