@@ -9,7 +9,7 @@ import Fastify, {
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
-import type { Db } from './data/db.ts';
+import { type Db, withStatementTimeout } from './data/db.ts';
 import { createAccountService } from './domain/accounts.ts';
 import { createAlertReviewService } from './domain/alerts/review.ts';
 import { createAlertService } from './domain/alerts/service.ts';
@@ -58,12 +58,15 @@ export type AppDeps = {
   maxConnections?: number;
   /** Failed API authentications one client address may make per minute before 429 (no lookup). */
   failedAuthPerMinute?: number;
+  /** DATABASE_STATEMENT_TIMEOUT_SECONDS in ms: each statement of a request, then 503. */
+  statementTimeoutMs?: number;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 1000;
 export const DEFAULT_FAILED_AUTH_PER_MINUTE = 300;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 2_000;
 /** Retry-After of a 503 during shutdown: about the time another instance or a restart takes. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
@@ -199,6 +202,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const services = createServices(deps, clock);
 
   app.decorateRequest('principal', null);
+  // First of all hooks, so that every statement of a request (its authentication included) has
+  // the deadline: a frozen database costs a request a 503 after it, never a wait without end.
+  const statementTimeoutMs = deps.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  app.addHook('onRequest', (_request, _reply, done) =>
+    withStatementTimeout(statementTimeoutMs, done),
+  );
   refuseWhileClosing(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are serialised by PostgreSQL or JSON.stringify; response schemas only document them.

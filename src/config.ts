@@ -11,6 +11,7 @@ const CACHE_MESSAGE = `must be a whole number of megabytes from 0 to ${MAX_CACHE
 // Values that may carry credentials (a mirror's URL in REGISTER_FEEDS too) are never repeated in
 // an error message.
 const TIMEOUT_MESSAGE = 'must be a number of seconds from 1 to 3600';
+const STATEMENT_TIMEOUT_MESSAGE = 'must be a number of seconds from 0.1 to 3600';
 const CONNECTIONS_MESSAGE = 'must be a whole number of connections, at least 1';
 /** The sender of alert e-mail when MAIL_FROM is not set; the .invalid domain cannot receive replies. */
 export const DEFAULT_MAIL_FROM = 'Trademark Watch <alerts@trademark-watch.invalid>';
@@ -105,6 +106,11 @@ const envSchema = z.object({
     .int({ error: RATE_MESSAGE })
     .min(1, { error: RATE_MESSAGE })
     .default(300),
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce
+    .number({ error: STATEMENT_TIMEOUT_MESSAGE })
+    .min(0.1, { error: STATEMENT_TIMEOUT_MESSAGE })
+    .max(3600, { error: STATEMENT_TIMEOUT_MESSAGE })
+    .default(2),
   MAX_CONNECTIONS: z.coerce
     .number({ error: CONNECTIONS_MESSAGE })
     .int({ error: CONNECTIONS_MESSAGE })
@@ -214,6 +220,11 @@ export type Config = {
   failedAuthPerMinute: number;
   /** Connections one process holds at most; further ones are closed at once. */
   maxConnections: number;
+  /**
+   * How long each PostgreSQL statement of an API or dashboard request may wait (for a connection
+   * and for its answer) before the request gets 503: a frozen server must not hang requests.
+   */
+  statementTimeoutMs: number;
   /** How long a worker's claim on a watch lasts; a crashed worker's scan is redone after it. */
   scanLeaseSeconds: number;
   /** How often scanning processes look for due watches and due e-mail (≤ 60 s: a new watch's first scan starts within a minute). */
@@ -280,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     requestTimeoutMs: Math.round(e.REQUEST_TIMEOUT_SECONDS * 1000),
     maxConnections: e.MAX_CONNECTIONS,
+    statementTimeoutMs: Math.round(e.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000),
     failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
     scanLeaseSeconds: e.SCAN_LEASE_SECONDS,
     scanPollSeconds: e.SCAN_POLL_SECONDS,

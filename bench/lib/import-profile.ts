@@ -59,6 +59,7 @@ export function profileImport(inner: Db, localServer: boolean) {
     queryBytes: (text, params) => inner.queryBytes(text, params),
     exec: (script) => inner.exec(script),
     copyFrom: (target, data) => inner.copyFrom(target, data),
+    ping: () => inner.ping(),
     async transaction(fn) {
       // With one batch in flight while the next is prepared, count the time any is open.
       if (open++ === 0) openedAt = performance.now();

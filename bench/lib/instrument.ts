@@ -87,6 +87,7 @@ export function instrument(inner: Db): InstrumentedDb {
     queryBytes: root.queryBytes,
     exec: root.exec,
     copyFrom: root.copyFrom,
+    ping: () => inner.ping(),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const state = { watchId: null as string | null };
       const t0 = now();
@@ -135,6 +136,7 @@ export function countScans(inner: Db): { db: Db; scanned: () => number } {
   let scanned = 0;
   const db: Db = {
     kind: inner.kind,
+    ping: () => inner.ping(),
     async query<R>(text: string, params?: readonly unknown[]) {
       const rows = await inner.query<R>(text, params);
       if (EMPTY_SCAN.test(text)) scanned++;

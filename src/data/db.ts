@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -41,6 +42,12 @@ export interface Queryable {
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Resolves when the database answers through the pool and, for PostgreSQL, a new connection can
+   * be made too (readiness): a pool whose open connections still answer while no new one can be
+   * opened would otherwise look ready.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,9 +60,30 @@ export type OpenDbOptions = {
   maxConnections?: number;
 };
 
-/** One round trip to the database, for readiness probes; rejects when it cannot answer. */
-export async function pingDatabase(db: Queryable): Promise<void> {
-  await db.query('SELECT 1');
+/**
+ * A statement the database did not answer within the deadline of `withStatementTimeout`; the
+ * error handler answers it 503 like any outage (src/outage.ts).
+ */
+export class StatementTimeoutError extends Error {
+  readonly code = 'STATEMENT_TIMEOUT';
+  constructor(ms: number) {
+    super(`the database did not answer within ${ms} ms`);
+    this.name = 'StatementTimeoutError';
+  }
+}
+
+// The deadline of each statement of the work under way (an API or dashboard request), in ms.
+const statementTimeout = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `fn`, and everything it starts, with each PostgreSQL statement given `ms` to be answered,
+ * its wait for a connection included: a frozen server (or a pool whose every connection is held)
+ * then costs a request a 503 after `ms` instead of a wait without end. Background work runs
+ * without one: a scan or an import may take long, and waiting for the server to come back is
+ * right there. PGlite runs in the process and cannot freeze apart from it: no deadline.
+ */
+export function withStatementTimeout<T>(ms: number, fn: () => T): T {
+  return statementTimeout.run(ms, fn);
 }
 
 export async function openDb(options: OpenDbOptions): Promise<Db> {
@@ -101,6 +129,13 @@ export function connectPostgres<T extends Record<string, postgres.PostgresType>>
  */
 export const CONNECT_TIMEOUT_SECONDS = 2;
 
+/**
+ * TCP keepalive of each connection, in seconds idle: a server whose machine or network is gone
+ * (no FIN, no RST) is noticed by the kernel's probes and the connection replaced, instead of a
+ * statement waiting for an answer that cannot come. postgres.js's default is 60.
+ */
+export const KEEPALIVE_SECONDS = 10;
+
 // The connection was lost under the statement (the server restarted, an administrator or a
 // failover terminated it): the statement may be sent again on a new connection.
 const LOST_CONNECTION = new Set([
@@ -143,40 +178,80 @@ async function readOnceMore<T>(text: string, run: () => Promise<T>): Promise<T> 
   }
 }
 
-function openPostgres(url: string, max: number): Db {
-  const sql = connectPostgres(url, {
-    max,
-    connect_timeout: CONNECT_TIMEOUT_SECONDS,
-    onnotice: () => {},
-    types: {
-      bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: toNumber },
-    },
-    connection: { application_name: 'tmwatch' },
+/** What the deadline of one statement sees of it: whether it may still start, and its query. */
+type Guard = {
+  /** Throws when the deadline has passed: a statement that waited for a permit is not sent late. */
+  check(): void;
+  /** The statement's postgres.js query, cancelled when the deadline passes. */
+  track(query: { cancel(): unknown }): void;
+};
+const UNBOUNDED: Guard = { check() {}, track() {} };
+
+/**
+ * Runs `work` within `ms` (undefined: without a deadline). When the deadline passes first, the
+ * caller gets a StatementTimeoutError at once and the statement is cancelled: one still waiting for
+ * a connection is taken out of postgres.js's queue, one sent is cancelled on the server (a
+ * CancelRequest on a new connection, itself bounded by the connect timeout), which frees its
+ * connection as soon as the server can act.
+ */
+async function bounded<T>(ms: number | undefined, work: (guard: Guard) => Promise<T>): Promise<T> {
+  if (ms === undefined) return work(UNBOUNDED);
+  let expired = false;
+  let query: { cancel(): unknown } | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const reached = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      expired = true;
+      const pending = query;
+      if (pending) Promise.resolve().then(() => pending.cancel()).catch(() => {});
+      reject(new StatementTimeoutError(ms));
+    }, ms);
   });
-  const wrap = (runner: postgres.Sql | postgres.TransactionSql): Queryable => ({
+  const guard: Guard = {
+    check() {
+      if (expired) throw new StatementTimeoutError(ms);
+    },
+    track(pending) {
+      query = pending;
+    },
+  };
+  const done = work(guard);
+  // Once the deadline has answered, the statement's own end (cancelled) has no one to hear it.
+  done.catch(() => {});
+  try {
+    return await Promise.race([done, reached]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The statements of one runner (the pool or a transaction), each watched by `guard`. */
+function statementsOf(runner: postgres.Sql | postgres.TransactionSql, guard: Guard): Queryable {
+  const unsafe = (text: string, params: readonly unknown[], prepare: boolean) => {
+    guard.check();
+    // Named prepared statements: unsafe() defaults to unnamed ones, which PostgreSQL parses and
+    // plans on every execution, after a first round trip to describe the parameters. The texts
+    // are a fixed set (values always travel as parameters), so each connection prepares each
+    // statement once. It cut PostgreSQL's CPU per API request by 55-90% (docs/benchmarks.md).
+    const query = runner.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare });
+    guard.track(query);
+    return query;
+  };
+  return {
     async query<T>(text: string, params: readonly unknown[] = []) {
-      // Named prepared statements: unsafe() defaults to unnamed ones, which PostgreSQL parses and
-      // plans on every execution, after a first round trip to describe the parameters. The texts
-      // are a fixed set (values always travel as parameters), so each connection prepares each
-      // statement once. It cut PostgreSQL's CPU per API request by 55-90% (docs/benchmarks.md).
-      const rows = await runner.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
-        prepare: true,
-      });
       // postgres.js returns an Array subclass with extra fields; callers get a plain array, as
       // from PGlite.
-      return Array.from(rows) as T[];
+      return Array.from(await unsafe(text, params, true)) as T[];
     },
     async queryBytes(text: string, params: readonly unknown[] = []) {
-      const rows = await runner
-        .unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })
-        .raw();
+      const rows = await unsafe(text, params, true).raw();
       return rows.map((row) => bytesOf(row[0]));
     },
     async exec(script: string) {
-      await runner.unsafe(script).simple();
+      await unsafe(script, [], false).simple();
     },
     async copyFrom(target: string, data: string | Uint8Array<ArrayBuffer>) {
-      const query = runner.unsafe(`COPY ${target} FROM STDIN`);
+      const query = unsafe(`COPY ${target} FROM STDIN`, [], false);
       // postgres.js 3.4 never settles the writable when the server rejects the data after the
       // end of the stream (porsager/postgres#1173): the error only reaches the query's own reject,
       // which is hooked here so that the caller gets the server's error instead of waiting forever
@@ -194,8 +269,88 @@ function openPostgres(url: string, max: number): Db {
       stream.end(data);
       await Promise.race([finished(stream), failed]);
     },
+  };
+}
+
+/** Each statement of `runner` within `ms`; `onTimeout` hears of a deadline that passed. */
+function boundedStatements(
+  runner: postgres.Sql | postgres.TransactionSql,
+  ms: number,
+  onTimeout: (error: StatementTimeoutError) => void,
+): Queryable {
+  const within = <T>(run: (q: Queryable) => Promise<T>) =>
+    bounded(ms, (guard) => run(statementsOf(runner, guard))).catch((error: unknown) => {
+      if (error instanceof StatementTimeoutError) onTimeout(error);
+      throw error;
+    });
+  return {
+    query: (text, params) => within((q) => q.query(text, params)),
+    queryBytes: (text, params) => within((q) => q.queryBytes(text, params)),
+    exec: (script) => within((q) => q.exec(script)),
+    copyFrom: (target, data) => within((q) => q.copyFrom(target, data)),
+  };
+}
+
+/**
+ * A transaction under a statement deadline. When one of its statements (or BEGIN's wait for a
+ * connection) passes the deadline, the caller hears at once: sql.begin() itself would first wait
+ * for its ROLLBACK, which a frozen server never answers. Work that reaches BEGIN only after that
+ * is rolled back unrun, so nothing is written after the caller was told it failed.
+ */
+async function transactionWithin<T>(
+  sql: postgres.Sql,
+  ms: number,
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  let failed: StatementTimeoutError | undefined;
+  let fail: (error: StatementTimeoutError) => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    fail = (error) => {
+      failed ??= error;
+      reject(failed);
+    };
   });
-  const root = wrap(sql);
+  const begun = setTimeout(() => fail(new StatementTimeoutError(ms)), ms);
+  const run = sql.begin((tx) => {
+    clearTimeout(begun);
+    if (failed) throw failed;
+    return fn(boundedStatements(tx, ms, fail));
+  });
+  run.catch(() => {});
+  try {
+    return (await Promise.race([run, aborted])) as T;
+  } finally {
+    clearTimeout(begun);
+  }
+}
+
+/** A new connection, opened, asked SELECT 1 and closed: whether the server takes connections. */
+async function probeNewConnection(url: string): Promise<void> {
+  const probe = connectPostgres(url, {
+    max: 1,
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    fetch_types: false,
+    onnotice: () => {},
+    connection: { application_name: 'tmwatch' },
+  });
+  try {
+    await probe.unsafe('SELECT 1');
+  } finally {
+    await probe.end({ timeout: 0 });
+  }
+}
+
+function openPostgres(url: string, max: number): Db {
+  const sql = connectPostgres(url, {
+    max,
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    keep_alive: KEEPALIVE_SECONDS,
+    onnotice: () => {},
+    types: {
+      bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: toNumber },
+    },
+    connection: { application_name: 'tmwatch' },
+  });
   // At most `max` statements outside transactions are handed to postgres.js at a time; the rest
   // wait here. postgres.js 3.4 keeps the statements waiting for a connection in a queue whose
   // removal scans it from the front and which never shrinks until it empties, so under sustained
@@ -204,15 +359,30 @@ function openPostgres(url: string, max: number): Db {
   // CPU in that scan. Transactions are not gated: code inside one may run a statement on the
   // root, which must never wait for a permit the transaction itself holds.
   const gate = pLimit(max);
+  // A statement of the pool: its wait for a permit and a connection counts against its deadline.
+  const pooled = <T>(run: (q: Queryable) => Promise<T>, gated: boolean) =>
+    bounded(statementTimeout.getStore(), (guard) => {
+      const once = () => run(statementsOf(sql, guard));
+      return gated ? gate(once) : once();
+    });
+  const query: Db['query'] = (text, params) =>
+    pooled((q) => readOnceMore(text, () => q.query(text, params)), true);
   return {
     kind: 'postgres',
-    query: (text, params) => gate(() => readOnceMore(text, () => root.query(text, params))),
+    query,
     queryBytes: (text, params) =>
-      gate(() => readOnceMore(text, () => root.queryBytes(text, params))),
-    exec: root.exec,
-    copyFrom: root.copyFrom,
+      pooled((q) => readOnceMore(text, () => q.queryBytes(text, params)), true),
+    exec: (script) => pooled((q) => q.exec(script), false),
+    copyFrom: (target, data) => pooled((q) => q.copyFrom(target, data), false),
     async transaction(fn) {
-      return (await sql.begin((tx) => fn(wrap(tx)))) as Awaited<ReturnType<typeof fn>>;
+      const ms = statementTimeout.getStore();
+      if (ms !== undefined) return transactionWithin(sql, ms, fn);
+      return (await sql.begin((tx) => fn(statementsOf(tx, UNBOUNDED)))) as Awaited<
+        ReturnType<typeof fn>
+      >;
+    },
+    async ping() {
+      await Promise.all([query('SELECT 1'), probeNewConnection(url)]);
     },
     async close() {
       await sql.end({ timeout: 5 });
@@ -265,6 +435,9 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     exec: root.exec,
     copyFrom: root.copyFrom,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    async ping() {
+      await pg.query('SELECT 1');
+    },
     async close() {
       try {
         await pg.close();

@@ -111,6 +111,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       trustProxy: config.trustProxy,
       requestTimeoutMs: config.requestTimeoutMs,
       maxConnections: config.maxConnections,
+      statementTimeoutMs: config.statementTimeoutMs,
       failedAuthPerMinute: config.failedAuthPerMinute,
     });
     // Closing the app stops accepting connections and waits for the requests in flight.

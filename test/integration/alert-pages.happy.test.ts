@@ -25,6 +25,7 @@ function counting(db: Db) {
   const hooks: { afterList?: () => Promise<void> } = {};
   const wrapped: Db = {
     kind: db.kind,
+    ping: () => db.ping(),
     query: (text, params) => {
       counts.statements += 1;
       return db.query(text, params);

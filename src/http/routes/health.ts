@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type Db, pingDatabase } from '../../data/db.ts';
+import type { Db } from '../../data/db.ts';
 import { ApiError } from '../../domain/errors.ts';
 import { withTimeout } from '../../timeout.ts';
 import type { RateLimitStore } from '../rate-limit/store.ts';
@@ -26,7 +26,7 @@ export function healthRoutes(app: FastifyInstance, db: Db, rateLimit: RateLimitS
       }
     };
     await Promise.all([
-      probe('database', () => pingDatabase(db)),
+      probe('database', () => db.ping()),
       rateLimit.ping ? probe('redis', () => (rateLimit.ping as () => Promise<void>)()) : null,
     ]);
     const down = Object.keys(checks).filter((name) => checks[name] !== 'ok');
