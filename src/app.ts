@@ -66,7 +66,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_CONNECTIONS = 1000;
 export const DEFAULT_FAILED_AUTH_PER_MINUTE = 300;
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 2_000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 1_500;
 /** Retry-After of a 503 during shutdown: about the time another instance or a restart takes. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 

@@ -110,7 +110,7 @@ const envSchema = z.object({
     .number({ error: STATEMENT_TIMEOUT_MESSAGE })
     .min(0.1, { error: STATEMENT_TIMEOUT_MESSAGE })
     .max(3600, { error: STATEMENT_TIMEOUT_MESSAGE })
-    .default(2),
+    .default(1.5),
   MAX_CONNECTIONS: z.coerce
     .number({ error: CONNECTIONS_MESSAGE })
     .int({ error: CONNECTIONS_MESSAGE })

@@ -1,9 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chown } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectPostgres } from '../../src/data/db.ts';
 import { eventually } from './eventually.ts';
 
 // Servers of a test's own, on ports of their own, that the test may pause (SIGSTOP), resume and
@@ -73,6 +74,23 @@ export async function startRedisServer(): Promise<PausableServer> {
   };
 }
 
+/** The processes whose parent is `pid` (Linux: /proc/N/stat's fourth field). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The command name, in parentheses, may hold spaces: the fields after it are split.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid) children.push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return children;
+}
+
 function postgresUser(): { uid: number; gid: number } | null {
   try {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
@@ -115,16 +133,43 @@ export async function startPrivatePostgres(): Promise<PausableServer> {
     ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'],
     { ...user, stdio: 'ignore', detached: true },
   );
-  await eventually('the private PostgreSQL listens', () => canConnect(port), {
-    timeoutMs: 30_000,
-  });
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await eventually(
+    'the private PostgreSQL accepts connections',
+    async () => {
+      const sql = connectPostgres(url, { max: 1, onnotice: () => {}, connect_timeout: 2 });
+      try {
+        return (await sql.unsafe('SELECT 1')).length === 1;
+      } finally {
+        await sql.end({ timeout: 0 });
+      }
+    },
+    { timeoutMs: 30_000, ignoreErrors: true },
+  );
+  const postmaster = child.pid as number;
+  // Each backend is a session of its own (PostgreSQL calls setsid), so the postmaster's process
+  // group does not reach them: the postmaster first (no new backend is forked), then its children.
+  const pause = () => {
+    process.kill(postmaster, 'SIGSTOP');
+    for (const pid of childrenOf(postmaster)) process.kill(pid, 'SIGSTOP');
+  };
+  const resume = () => {
+    for (const pid of childrenOf(postmaster)) process.kill(pid, 'SIGCONT');
+    process.kill(postmaster, 'SIGCONT');
+  };
   return {
     port,
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    pause: () => process.kill(-(child.pid as number), 'SIGSTOP'),
-    resume: () => process.kill(-(child.pid as number), 'SIGCONT'),
+    url,
+    pause,
+    resume,
     async stop() {
-      await stopGroup(child);
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        resume();
+        // Immediate shutdown: the postmaster ends its backends before it exits.
+        process.kill(postmaster, 'SIGQUIT');
+        await exited;
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
