@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import { RedisRateLimitStore } from '../http/rate-limit/redis-store.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../http/rate-limit/store.ts';
+import { logFailure } from '../outage.ts';
 import { withTimeout } from '../timeout.ts';
 import { startScheduler } from './background.ts';
 import { firstStartSteps, isFirstStart, runFirstStart } from './first-start.ts';
@@ -90,7 +91,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       try {
         await cleanup();
       } catch (error) {
-        logger.error({ err: error }, 'error while shutting down');
+        logFailure(logger, error, {}, 'error while shutting down');
       }
     }
   };

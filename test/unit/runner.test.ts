@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { openDb } from '../../src/data/db.ts';
 import { createLogger } from '../../src/logger.ts';
 import { drainQueue, type Queue, runQueues } from '../../src/runner.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -158,5 +159,48 @@ describe('the background runner', () => {
     await eventually('claims after the failure', () => (calls >= 3 ? true : undefined));
     controller.abort();
     await running;
+  });
+
+  it('logs a database outage as one warning without a stack, a bug as an error with its stack', async () => {
+    const lines: string[] = [];
+    const captured = createLogger('info', { write: (line: string) => lines.push(line) });
+    // Nothing listens on port 1: every claim fails with the driver's own ECONNREFUSED.
+    const db = await openDb({
+      databaseUrl: 'postgres://postgres@127.0.0.1:1/none',
+      dataDir: '',
+      maxConnections: 1,
+    });
+    const controller = new AbortController();
+    const queues: Queue<unknown>[] = [
+      { name: 'outage', slots: 1, claim: () => db.query('SELECT 1'), work: async () => {} },
+      {
+        name: 'bug',
+        slots: 1,
+        claim: async () => {
+          throw new TypeError('a bug');
+        },
+        work: async () => {},
+      },
+    ];
+    const running = runQueues(queues, {
+      pollMs: 60_000,
+      signal: controller.signal,
+      logger: captured,
+    });
+    try {
+      await eventually('both claims failed', () => lines.length >= 2);
+    } finally {
+      controller.abort();
+      await running;
+      await db.close();
+    }
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const outage = entries.find((entry) => entry.queue === 'outage');
+    assert.equal(outage?.level, 40);
+    assert.match(String(outage?.reason), /ECONNREFUSED/);
+    assert.equal(JSON.stringify(outage).includes('stack'), false);
+    const bug = entries.find((entry) => entry.queue === 'bug');
+    assert.equal(bug?.level, 50);
+    assert.match(JSON.stringify(bug), /stack/);
   });
 });
