@@ -203,7 +203,10 @@ async function bounded<T>(ms: number | undefined, work: (guard: Guard) => Promis
     timer = setTimeout(() => {
       expired = true;
       const pending = query;
-      if (pending) Promise.resolve().then(() => pending.cancel()).catch(() => {});
+      if (pending)
+        Promise.resolve()
+          .then(() => pending.cancel())
+          .catch(() => {});
       reject(new StatementTimeoutError(ms));
     }, ms);
   });
