@@ -9,6 +9,7 @@ import { type Db, openDb } from '../../src/data/db.ts';
 import { RedisRateLimitStore } from '../../src/http/rate-limit/redis-store.ts';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit/store.ts';
 import { createLogger } from '../../src/logger.ts';
+import { canConnect, freePort, REDIS_SERVER } from '../helpers/dependency-processes.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -17,35 +18,13 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 // test stops (refusing connections) and starts again. The machine's own Redis and PostgreSQL,
 // which other test runs share, are never touched.
 
-const REDIS_SERVER = '/usr/bin/redis-server';
 const LOAD = 20;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // Recovery has no deadline of its own (only the 503s must come within 2 s): the wait is bounded
 // for a hung test, and generous, because on a loaded 2-core CI host a whole burst answering 200
 // again once took longer than 15 s.
 const waitFor = (check: () => Promise<boolean>) =>
   eventually('the condition', check, { timeoutMs: 45_000, everyMs: 50, ignoreErrors: true });
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
 
 /** `count` concurrent GETs; each response's status and how long the slowest took. */
 async function burst(server: { baseUrl: string }, path: string, headers: Record<string, string>) {
