@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { ApiError } from '../../src/domain/errors.ts';
-import type { RetryNotice } from '../../src/mirror/sync.ts';
+import type { RetryNotice, SlowConnectNotice } from '../../src/mirror/sync.ts';
 import { BIN, childEnv, freshInstallation, type Installation } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { closedPort, startUnacceptingListener } from '../helpers/feed-server.ts';
@@ -61,6 +61,68 @@ describe('register sync: telling of retries', () => {
         [['no connection within 200 ms', 2, 2]],
       );
     } finally {
+      listener.close();
+    }
+  });
+
+  it('a connection still not open after a moment is told once, before its time-out', async () => {
+    const listener = await startUnacceptingListener();
+    try {
+      const slow: SlowConnectNotice[] = [];
+      const retries: RetryNotice[] = [];
+      await assert.rejects(
+        sync(db, context.server, {
+          url: listener.url.replace('//', '//mirror-user:mirror-pw@'),
+          http: { connectTimeoutMs: 600, slowConnectMs: 100, retries: 1, backoffMs: 10 },
+          onSlowConnect: (notice) => slow.push({ ...notice }),
+          onRetry: (notice) => retries.push(notice),
+        }),
+        /no connection within 600 ms/,
+      );
+      // One per attempt, each before that attempt's time-out, and without the login.
+      assert.deepEqual(slow, [
+        { url: listener.url, waitedMs: 100, timeoutMs: 600 },
+        { url: listener.url, waitedMs: 100, timeoutMs: 600 },
+      ]);
+      assert.equal(retries.length, 1);
+    } finally {
+      listener.close();
+    }
+  });
+});
+
+describe('tmwatch registers sync to an address that does not answer', () => {
+  let install: Installation;
+  before(async () => {
+    install = await freshInstallation();
+  });
+  after(() => install.cleanup());
+
+  it('says what it waits for within a couple of seconds, long before the connect time-out', async () => {
+    const listener = await startUnacceptingListener();
+    const child = spawn(BIN, ['registers', 'sync', '--url', listener.url], {
+      env: childEnv({ ...install.env, LOG_LEVEL: undefined }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const exited = new Promise((resolve) => child.once('close', resolve));
+    try {
+      const line = await eventually('the connecting line', () =>
+        stderr.split('\n').find((text) => text.includes('connecting to')),
+      );
+      assert.equal(
+        line,
+        `tmwatch: connecting to ${listener.url}: no answer after 2 s; waiting up to 10 s before trying again`,
+      );
+      // Said while the first attempt still waits: its 10 s time-out has not passed.
+      assert.doesNotMatch(stderr, /trying again in/);
+      assert.equal(child.exitCode, null);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
       listener.close();
     }
   });
