@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { EmbeddedDatabaseBusyError } from '../data/embedded-lock.ts';
 import { ApiError } from '../domain/errors.ts';
 import { createLogger } from '../logger.ts';
+import { damerauLevenshtein } from '../matching/similarity.ts';
 import { migrateDatabase } from '../start/database.ts';
 import { type Command, UsageError, usageLine } from './command.ts';
 import { commandHelp, generalHelp, groupHelp } from './help.ts';
@@ -103,6 +104,18 @@ export async function main(
   }
 }
 
+/** "unknown option --wach (did you mean --watch?)": the nearest option within two edits. */
+function unknownOption(given: string, names: string[]): string {
+  const bare = given.replace(/^-+/, '').split('=')[0] ?? '';
+  const near = names
+    .map((name) => ({ name, distance: damerauLevenshtein(bare, name, 2) }))
+    .filter((n) => n.distance <= 2)
+    .sort((a, b) => a.distance - b.distance)[0];
+  return near === undefined
+    ? `unknown option ${given}`
+    : `unknown option ${given} (did you mean --${near.name}?)`;
+}
+
 /** node:util parseArgs plus what it leaves out: required options, choices, positional counts. */
 export function parseCommandLine(command: Command, args: readonly string[]) {
   const usage = usageLine(command);
@@ -114,8 +127,14 @@ export function parseCommandLine(command: Command, args: readonly string[]) {
   try {
     parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
   } catch (error) {
-    // ERR_PARSE_ARGS_*: unknown option, missing value, unexpected argument.
-    throw new UsageError(oneLine((error as Error).message), usage);
+    // ERR_PARSE_ARGS_*: unknown option, missing value, unexpected argument. Node's sentence for an
+    // unknown option ends in an unbalanced quote ('-- "--wach"), so that one is said here.
+    const { code, message } = error as { code?: string; message: string };
+    const unknown = /^Unknown option '([^']*)'/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== undefined) {
+      throw new UsageError(unknownOption(unknown, Object.keys(command.options)), usage);
+    }
+    throw new UsageError(oneLine(message), usage);
   }
   const values = parsed.values as Record<string, string | boolean | (string | boolean)[]>;
   for (const [name, spec] of Object.entries(command.options)) {

@@ -1,5 +1,5 @@
 import { MultiBar, type SingleBar } from 'cli-progress';
-import type { RetryNotice, SyncProgress } from '../mirror/sync.ts';
+import type { RetryNotice, SlowConnectNotice, SyncProgress } from '../mirror/sync.ts';
 
 /** Where the bars go: stderr, or in tests a stream that says it is a terminal. */
 export type ProgressStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -24,6 +24,13 @@ const amountOf = (p: SyncProgress, n: number) => (p.phase === 'marks' ? n : mb(n
 export function retryLine(notice: RetryNotice): string {
   const seconds = Math.round(notice.waitMs / 100) / 10;
   return `tmwatch: ${notice.what} at ${notice.url}: ${notice.reason}; trying again in ${seconds} s (attempt ${notice.attempt} of ${notice.attempts})`;
+}
+
+/** The line said when a connection has not opened after a couple of seconds. */
+export function slowConnectLine(notice: SlowConnectNotice): string {
+  const waited = Math.round(notice.waitedMs / 100) / 10;
+  const limit = Math.round(notice.timeoutMs / 100) / 10;
+  return `tmwatch: connecting to ${notice.url}: no answer after ${waited} s; waiting up to ${limit} s before trying again`;
 }
 
 /**

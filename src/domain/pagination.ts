@@ -1,4 +1,5 @@
 import type { JsonBytes } from '../data/repositories/json-sql.ts';
+import { copyCompactJson } from '../json-text.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { ApiError } from './errors.ts';
 
@@ -39,20 +40,24 @@ export function pageItems<T>(rows: JsonBytes[], limit: number): T[] {
 }
 
 const DATA_OPEN = Buffer.from('{"data":[');
-const COMMA = Buffer.from(',');
+const COMMA = 0x2c;
 
 /**
  * The list body, assembled from the JSON PostgreSQL produced: the rows' bytes are copied once into
- * the body, never decoded into strings.
+ * the body, never decoded into strings, and made compact on the way (json-text.ts).
  */
 export function pageBody(rows: JsonBytes[], limit: number): Buffer {
   const nextCursor = nextCursorOf(rows, limit);
   const count = Math.min(rows.length, limit);
-  const parts: Buffer[] = [DATA_OPEN];
+  const tail = Buffer.from(`],"pagination":${JSON.stringify({ nextCursor, limit })}}`);
+  let room = DATA_OPEN.length + count + tail.length;
+  for (let i = 0; i < count; i += 1) room += (rows[i] as Buffer).length;
+  const body = Buffer.allocUnsafe(room);
+  let at = DATA_OPEN.copy(body, 0);
   for (let i = 0; i < count; i += 1) {
-    if (i > 0) parts.push(COMMA);
-    parts.push(rows[i] as Buffer);
+    if (i > 0) body[at++] = COMMA;
+    at = copyCompactJson(rows[i] as Buffer, body, at);
   }
-  parts.push(Buffer.from(`],"pagination":${JSON.stringify({ nextCursor, limit })}}`));
-  return Buffer.concat(parts);
+  at += tail.copy(body, at);
+  return body.subarray(0, at);
 }

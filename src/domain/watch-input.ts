@@ -27,6 +27,9 @@ export const niceClassesSchema = z
   .max(45, 'At most 45 Nice classes.')
   .refine(noDuplicates, 'Each Nice class may appear only once.');
 
+/** The designations a watch may name, upper case and sorted: the enum of the OpenAPI document. */
+export const WATCH_DESIGNATIONS = [...WATCH_DESIGNATION_CODES].sort() as [string, ...string[]];
+
 export const designationsSchema = z
   .array(
     z
@@ -35,7 +38,10 @@ export const designationsSchema = z
       .refine(
         (code) => WATCH_DESIGNATION_CODES.has(code),
         'Expected an ISO 3166-1 alpha-2 country code or EU.',
-      ),
+      )
+      // Declared as the fixed list it is checked against, so that generated clients type it; lower
+      // case is accepted too (and stored upper case), which the document says in words.
+      .meta({ enum: WATCH_DESIGNATIONS }),
   )
   .min(1, 'At least one designation is required.')
   .max(250, 'At most 250 designations.')

@@ -37,7 +37,20 @@ function checkWebhookUrl(url: string | undefined, allowPrivateUrls: boolean) {
       ? 'localhost is not a public host'
       : null);
   if (reason !== null) {
-    throw validationError({ formErrors: [], fieldErrors: { url: [`Not allowed: ${reason}.`] } });
+    // The operator's setting that lifts the refusal is named: a self-hosted install whose receiver
+    // sits next to it needs it, and nothing else says so.
+    const liftable =
+      !allowPrivateUrls &&
+      /^https?:$/.test(parsed.protocol) &&
+      parsed.username === '' &&
+      parsed.password === '';
+    const hint = liftable
+      ? ' The server allows http:// and private addresses when its operator sets WEBHOOK_ALLOW_PRIVATE_URLS=true.'
+      : '';
+    throw validationError({
+      formErrors: [],
+      fieldErrors: { url: [`Not allowed: ${reason}.${hint}`] },
+    });
   }
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ALERT_STATES } from '../domain/alerts/types.ts';
 import { SCOPES } from '../domain/api-keys.ts';
 import { CADENCES, TIERS } from '../domain/plans.ts';
-import { WATCH_TYPES } from '../domain/watch-input.ts';
+import { WATCH_DESIGNATIONS, WATCH_TYPES } from '../domain/watch-input.ts';
 
 // Response schemas: they document the API (OpenAPI) and the tests check every response seen
 // against them. Responses themselves are JSON built by PostgreSQL (see json-sql.ts).
@@ -16,7 +16,7 @@ export const WatchSchema = z
     name: z.string(),
     attributes: z.object({
       niceClasses: z.array(z.int().min(1).max(45)),
-      designations: z.array(z.string()),
+      designations: z.array(z.enum(WATCH_DESIGNATIONS)),
     }),
     sources: z.array(z.string()),
     scanCadence: z.enum(CADENCES),

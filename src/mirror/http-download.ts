@@ -19,7 +19,17 @@ export type HttpOptions = {
   /** Wait before the first retry; doubled for each further one. */
   backoffMs: number;
   signal?: AbortSignal | undefined;
+  /**
+   * Told once per request still not connected after `slowConnectMs` (its URL): a connection to an
+   * unreachable address takes the whole connect time-out to fail, and the command line says at once
+   * what it is waiting for instead of staying silent until then.
+   */
+  onSlowConnect?: ((url: string, waitedMs: number) => void) | undefined;
+  slowConnectMs?: number | undefined;
 };
+
+/** How long a connection may take before onSlowConnect is told: a reachable server is far faster. */
+export const SLOW_CONNECT_MS = 2_000;
 
 export const DEFAULT_HTTP_OPTIONS: HttpOptions = {
   // A server answers a connection in well under a second; ten is for a slow link. Longer only
@@ -140,10 +150,19 @@ function get(
         new DownloadError(`no connection within ${options.connectTimeoutMs} ms`, true),
       );
     }, options.connectTimeoutMs);
+    const slowMs = options.slowConnectMs ?? SLOW_CONNECT_MS;
+    const slowTimer =
+      options.onSlowConnect === undefined || slowMs >= options.connectTimeoutMs
+        ? undefined
+        : setTimeout(() => options.onSlowConnect?.(url, slowMs), slowMs);
+    const connected = () => {
+      clearTimeout(connectTimer);
+      clearTimeout(slowTimer);
+    };
     request.on('socket', (socket) => {
       // A reused keep-alive socket is already connected.
-      if (!socket.connecting) clearTimeout(connectTimer);
-      else socket.once('connect', () => clearTimeout(connectTimer));
+      if (!socket.connecting) connected();
+      else socket.once('connect', connected);
     });
     request.setTimeout(options.idleTimeoutMs, () => {
       const error = new DownloadError(`no data for ${options.idleTimeoutMs} ms`, true);
@@ -152,12 +171,12 @@ function get(
       request.destroy(error);
     });
     request.on('error', (error) => {
-      clearTimeout(connectTimer);
+      connected();
       reject(networkError(error));
     });
     request.on('response', (response) => {
       received = response;
-      clearTimeout(connectTimer);
+      connected();
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (status >= 300 && status < 400 && location) {

@@ -31,6 +31,9 @@ export type FileLoad = {
   options: SyncOptions;
 };
 
+/** A downloaded file of which not one record could be read. */
+class UnreadableFileError extends Error {}
+
 /**
  * Whether a file that failed this way may load if tried again in a while. Not when the server
  * answered that it has no such file or refuses it (404, 403…), nor when what it sent is not a
@@ -39,7 +42,7 @@ export type FileLoad = {
  */
 function mayPass(error: unknown): boolean {
   if (error instanceof DownloadError) return error.retryable;
-  return !(error instanceof ZipError);
+  return !(error instanceof ZipError || error instanceof UnreadableFileError);
 }
 
 /**
@@ -59,10 +62,16 @@ async function importZip(
   if (survey.entries === 0) throw new ZipError('the zip archive holds no register file');
   let done = 0;
   let current = { index: -1, bytes: 0 };
-  return importRecordFiles(
+  // The importer names an entry by where it was extracted (entry-N); a reason names it as the
+  // archive does.
+  const names = new Map<string, string>();
+  const summary = await importRecordFiles(
     load.db,
     (async function* () {
-      for await (const entry of zipEntries(zipPath, dir, signal)) yield entry.path;
+      for await (const entry of zipEntries(zipPath, dir, signal)) {
+        names.set(entry.path, entry.name);
+        yield entry.path;
+      }
     })(),
     {
       // Records that do not say which day's version they are take the file's date.
@@ -78,6 +87,17 @@ async function importZip(
       },
     },
   );
+  const read = summary.imported + summary.updated + summary.skipped + (summary.deleted ?? 0);
+  const [first] = summary.errors;
+  if (read === 0 && first !== undefined) {
+    // Not one record, only errors (a file of nothing but whitespace, one text too long to be a
+    // field): a failure, recorded with its reason and loaded again by the next sync, not a file
+    // "loaded" with an error that nothing would ever retry.
+    const where = names.get(first.file) ?? first.file;
+    const line = first.line === null ? '' : ` line ${first.line}`;
+    throw new UnreadableFileError(`no record could be read: ${where}${line}: ${first.message}`);
+  }
+  return summary;
 }
 
 /** Downloads the file (verified: status, length) into `dir`, telling of retries and progress. */

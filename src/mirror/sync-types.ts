@@ -45,6 +45,12 @@ export type RetryNotice = {
   waitMs: number;
 };
 
+/**
+ * A request whose connection has not opened after `waitedMs`: its URL without credentials, and how
+ * long it is given in all (`timeoutMs`) before it fails and is retried.
+ */
+export type SlowConnectNotice = { url: string; waitedMs: number; timeoutMs: number };
+
 /** The client credentials of EUIPO's Trademark Search API, and where its token endpoint is. */
 export type EuipoCredentials = { clientId: string; clientSecret: string; tokenUrl: string };
 
@@ -67,6 +73,8 @@ export type SyncOptions = {
   http?: Partial<HttpOptions>;
   onProgress?: (progress: SyncProgress) => void;
   onRetry?: (notice: RetryNotice) => void;
+  /** A request still not connected after a couple of seconds: said at once on the command line. */
+  onSlowConnect?: (notice: SlowConnectNotice) => void;
   /**
    * Told of each file that failed, and whether loading it again soon may succeed (`mayPass`: a
    * network error, a time-out, a server error, a database error) or not (the server has no such

@@ -40,6 +40,7 @@ export {
   FIRST_SYNC_DAYS,
   INTERRUPTED,
   type RetryNotice,
+  type SlowConnectNotice,
   type SyncFileReport,
   type SyncOptions,
   type SyncProgress,
@@ -270,6 +271,11 @@ export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport
     ...options.http,
     signal: options.signal ?? options.http?.signal,
   };
+  const { onSlowConnect } = options;
+  if (onSlowConnect !== undefined) {
+    http.onSlowConnect = (target, waitedMs) =>
+      onSlowConnect({ url: displayUrl(target), waitedMs, timeoutMs: http.connectTimeoutMs });
+  }
   const holder = options.holder ?? newWorkerId();
   if (!(await claimFeedLease(db, feed.name, holder, FEED_LEASE_SECONDS))) {
     throw new ApiError('conflict', `feed ${feed.name} is being synced by another process`);

@@ -13,8 +13,14 @@ export type PostOptions = {
   timeoutMs: number;
 };
 
-/** A request refused before it left, for a reason the endpoint's owner can act on. */
-class RefusedTarget extends Error {}
+/**
+ * A failure whose message is the reason recorded as it is: a request refused before it left, or an
+ * answer cut off; written here, it names no address.
+ */
+class Reason extends Error {}
+
+/** Why a host that resolves to an address that is not public is refused, the address unnamed. */
+const NOT_PUBLIC = 'the host is not a public address';
 
 // Enough of an answer to read a status line and headers; receivers' bodies are not kept.
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -33,17 +39,13 @@ function checkedLookup(allowPrivate: boolean) {
     const family = options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : options.family;
     lookup(hostname, { all: true, family: family ?? 0 }, (error, addresses) => {
       if (error) return callback(error, []);
-      const refused = allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a.address));
-      if (refused) {
-        return callback(
-          new RefusedTarget(
-            `${hostname} resolves to ${refused.address}, which is not a public address`,
-          ),
-          [],
-        );
+      // The reason never names the address: the delivery log is read by the endpoint's owner, who
+      // must not learn what the service's own network calls a name (that "vm" is 127.0.0.1).
+      if (!allowPrivate && addresses.some((a) => !isPublicAddress(a.address))) {
+        return callback(new Reason(NOT_PUBLIC), []);
       }
       const first = addresses[0];
-      if (first === undefined) return callback(new RefusedTarget(`${hostname} has no address`), []);
+      if (first === undefined) return callback(new Reason('the host has no address'), []);
       if (options.all) return callback(null, addresses);
       callback(null, first.address, first.family);
     });
@@ -61,7 +63,7 @@ export function refusedUrlReason(url: URL, allowPrivate: boolean): string | null
   if (url.username !== '' || url.password !== '') return 'the URL must not carry credentials';
   const literal = ipLiteralOf(url);
   if (!allowPrivate && literal !== null && !isPublicAddress(literal)) {
-    return `${literal} is not a public address`;
+    return NOT_PUBLIC;
   }
   return null;
 }
@@ -117,7 +119,7 @@ export function postWebhook(
         // A 2xx whose answer was cut off by the time limit did not arrive within it.
         const whole = response.complete || received > MAX_ANSWER_BYTES;
         if (status >= 200 && status < 300 && whole) resolve({ delivered: true, status });
-        else if (!whole) fail(new Error('the answer was cut off'));
+        else if (!whole) fail(new Reason('the answer was cut off'));
         else resolve({ delivered: false, status, error: `the endpoint answered ${status}` });
       });
     });
@@ -125,12 +127,28 @@ export function postWebhook(
   });
 }
 
+// What a failed connection is told as: the code and a sentence, never the system's message, which
+// names the address connected to (and, when private addresses are allowed, an internal one).
+const CONNECT_ERRORS: Record<string, string> = {
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved now',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ETIMEDOUT: 'the connection timed out',
+  EPIPE: 'the connection was closed while sending',
+};
+
 function describe(error: unknown, timeoutMs: number): string {
-  if (error instanceof RefusedTarget) return error.message;
+  if (error instanceof Reason) return error.message;
   if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
     return `no answer within ${timeoutMs / 1000} s`;
   }
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  return typeof code === 'string' ? `${code}: ${message}`.slice(0, 300) : message.slice(0, 300);
+  if (typeof code !== 'string') return 'the request failed';
+  const sentence = CONNECT_ERRORS[code];
+  if (sentence !== undefined) return `${sentence} (${code})`;
+  // TLS and HTTP parser codes (CERT_HAS_EXPIRED, HPE_INVALID_CONSTANT…) say enough by themselves.
+  return /(CERT|TLS|SSL)/.test(code) ? `TLS failed (${code})` : `the request failed (${code})`;
 }

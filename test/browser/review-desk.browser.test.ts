@@ -532,6 +532,61 @@ describe('the review desk in a browser', { skip }, () => {
     });
   }
 
+  /** How much of the chosen order's label the select cuts off, in pixels (0: none). */
+  const orderCutOff = (page: Page) =>
+    page.locator('#filter-sort').evaluate((select) => {
+      const shown = select.getBoundingClientRect().width;
+      // A select's own size when nothing constrains it is its longest option plus the arrow.
+      const style = (select as HTMLElement).style;
+      const saved = style.cssText;
+      style.cssText = 'width: max-content !important; max-width: none !important';
+      const needed = select.getBoundingClientRect().width;
+      style.cssText = saved;
+      return Math.max(0, Math.ceil(needed - shown));
+    });
+
+  for (const [label, viewport] of [
+    ['desktop', DESKTOP],
+    ['390 px', PHONE],
+    ['768 px', { width: 768, height: 1024 }],
+  ] as const) {
+    it(`shows the Order select's longest choice whole (${label})`, async () => {
+      const page = await newPage(viewport);
+      await deskUser(page);
+      await page.goto(`${server.baseUrl}/alerts?sort=deadline`);
+      const cut = await orderCutOff(page);
+      assert.equal(cut, 0, `Opposition deadline (soonest first) is cut off by ${cut} px`);
+    });
+  }
+
+  it('on a phone the filters fold behind a button, so the first alerts are on the first screen', async () => {
+    const page = await newPage(PHONE);
+    const { watchId } = await deskUser(page);
+    await server.make.makeAlert(watchId, { markText: 'FIRSTSCREEN', severity: 'high' });
+    await page.goto(`${server.baseUrl}/alerts?severity=high`);
+    const toggle = page.locator('.review-filters > summary');
+    assert.match((await toggle.textContent()) ?? '', /Filters.*1 active/s);
+    assert.equal(await page.getByLabel('Order', { exact: true }).isVisible(), false, 'folded');
+    const first = await page.locator('.alert-item').first().boundingBox();
+    assert.ok(first, 'an alert is listed');
+    assert.ok(
+      first.y + 40 <= PHONE.height,
+      `the first alert starts ${Math.round(first.y)} px down a ${PHONE.height} px screen`,
+    );
+    await screenshot(page, 'review-desk-phone-folded');
+    // The keyboard opens them, and they work as on a desktop.
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getByLabel('Order', { exact: true }).isVisible(), true);
+    assert.equal(await page.getByRole('checkbox', { name: /^High/ }).isChecked(), true);
+
+    // On a desktop they are open from the start.
+    const wide = await newPage(DESKTOP);
+    await deskUser(wide);
+    await wide.goto(`${server.baseUrl}/alerts`);
+    assert.equal(await wide.getByLabel('Order', { exact: true }).isVisible(), true);
+  });
+
   it('folds the navigation behind a menu at 390 px, reachable with the keyboard', async () => {
     const page = await newPage(PHONE);
     await deskUser(page);

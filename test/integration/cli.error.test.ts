@@ -56,6 +56,15 @@ describe('tmwatch command-line mistakes are usage errors (exit 2, one line on st
     assert.match(failureLine(result), /--colour/);
   });
 
+  test('a mistyped option is named with balanced quotes and the nearest option', async () => {
+    const result = await tmwatch(['scan', '--wach', 'x'], env);
+    assert.equal(result.status, 2);
+    assert.equal(
+      failureLine(result),
+      'tmwatch: unknown option --wach (did you mean --watch?) (usage: tmwatch scan [--watch ID]... [--due])',
+    );
+  });
+
   test('an option without its value is refused', async () => {
     const result = await tmwatch(['orgs', 'create', '--tier', 'team', '--name'], env);
     assert.equal(result.status, 2);

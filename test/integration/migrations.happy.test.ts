@@ -349,6 +349,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '019_mark_as_of',
       '020_register_sync_retries',
       '022_office_records',
+      '024_webhook_errors_without_addresses',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
@@ -563,5 +564,48 @@ describe('migrations: 019 on a mirror stored before it', () => {
       [bakery?.externalId],
     );
     assert.equal(mark?.text, 'HARBOR LANE FOODS');
+  });
+});
+
+describe('migration 024: webhook delivery errors without addresses', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  it('rewrites the recorded reasons that named what a host resolved to, and only those', async () => {
+    const { db } = database;
+    const make = factories(db);
+    const { principal } = await make.makeOwner({ tier: 'team' });
+    const webhook = await make.makeWebhook(principal, { url: 'https://hooks.example.com/' });
+    const reasons = [
+      'vm resolves to 127.0.0.1, which is not a public address',
+      'internal.example resolves to 10.0.0.5, which is not a public address',
+      'the endpoint answered 500',
+      'no answer within 10 s',
+    ];
+    for (const [i, reason] of reasons.entries()) {
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, last_error)
+         VALUES ($1, $2, $3, 'webhook.test', '{}', $4)`,
+        [`whd_m024_${i}`, webhook.id, `evt_m024_${i}`, reason],
+      );
+    }
+    const migration = listMigrations().find((m) => m.version.startsWith('024_'));
+    assert.ok(migration, 'migration 024 exists');
+    await db.exec(migration.sql);
+    const rows = await db.query<{ last_error: string }>(
+      "SELECT last_error FROM webhook_deliveries WHERE id LIKE 'whd_m024_%' ORDER BY id",
+    );
+    assert.deepEqual(
+      rows.map((r) => r.last_error),
+      [
+        'the host is not a public address',
+        'the host is not a public address',
+        'the endpoint answered 500',
+        'no answer within 10 s',
+      ],
+    );
   });
 });

@@ -147,6 +147,27 @@ describe('OpenAPI document and docs page', () => {
     });
   });
 
+  it('attributes.designations[] is declared as the fixed list the service checks', () => {
+    // Every `designations` property of the document: the Watch schema and the request bodies.
+    const found: { items?: { type?: string; enum?: string[] } }[] = [];
+    const visit = (node: unknown) => {
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'designations' && (value as { type?: string }).type === 'array') {
+          found.push(value as (typeof found)[number]);
+        } else visit(value);
+      }
+    };
+    visit(doc.paths);
+    visit(doc.components);
+    assert.ok(found.length >= 3, `${found.length} designations schemas`);
+    for (const schema of found) {
+      assert.equal(schema.items?.type, 'string');
+      assert.equal(schema.items?.enum?.length, 250, 'the 249 ISO 3166-1 codes and EU');
+      for (const code of ['DE', 'EU', 'US', 'GB']) assert.ok(schema.items?.enum?.includes(code));
+    }
+  });
+
   it('every authenticated operation declares 429 with Retry-After and the rate-limit headers', () => {
     for (const { key, op } of operations().filter((o) => (o.op.security?.length ?? 0) > 0)) {
       const responses = op.responses ?? {};

@@ -63,13 +63,57 @@ describe('register sync: unzip limits and entries one at a time', () => {
     assert.match(row?.reason ?? '', /REGISTER_MAX_ENTRY_MB/);
     assert.deepEqual(readdirSync(scratch), [], 'no temporary file is left');
 
-    // A failed file is loaded again by the next sync: with the limit raised, it goes through.
+    // A failed file is loaded again by the next sync: with the limit raised, it is unzipped and
+    // read, and fails again for what it is (nothing but whitespace), never "loaded".
     const again = await sync(db, server, {
       limits: { maxEntryBytes: 16 * MIB, maxTotalBytes: 16 * MIB },
     });
-    assert.equal(again.files[0]?.status, 'loaded');
+    assert.equal(again.files[0]?.status, 'failed');
+    assert.match(
+      again.files[0]?.reason ?? '',
+      /^no record could be read: apc-1\.xml: unknown format/,
+    );
     const [retried] = await listRegisterFiles(db);
-    assert.equal(retried?.attempts, 2);
+    assert.deepEqual([retried?.status, retried?.attempts], ['failed', 2]);
+  });
+
+  it('a file within the limits of which not one record can be read fails with the reason, in bounded memory, and is tried again', async () => {
+    // One case-file whose text is 8 MB long: over the reader's bound for a text, in a zip of a few
+    // KB. The text is dropped as it streams, the record is an error, and nothing else is there.
+    const huge = Buffer.concat([
+      Buffer.from(
+        '<?xml version="1.0"?>\n<trademark-applications-daily><application-information><file-segments><action-keys><case-file><serial-number>',
+      ),
+      Buffer.alloc(8 * MIB, 'A'),
+      Buffer.from(
+        '</serial-number></case-file></action-keys></file-segments></application-information></trademark-applications-daily>\n',
+      ),
+    ]);
+    server.files.set('apc260104.zip', {
+      kind: 'file',
+      body: await zipOfBuffers({ 'huge-text.xml': huge }),
+    });
+    const heapBefore = process.memoryUsage().heapUsed;
+    const report = await sync(db, server, {
+      limits: { maxEntryBytes: 16 * MIB, maxTotalBytes: 16 * MIB },
+    });
+    const [file] = report.files;
+    assert.equal(file?.status, 'failed');
+    assert.match(
+      file?.reason ?? '',
+      /^no record could be read: huge-text\.xml line 2: .*a text of more than 1048576 characters/,
+    );
+    assert.ok(
+      process.memoryUsage().heapUsed - heapBefore < 64 * MIB,
+      'the text was not accumulated',
+    );
+    const [row] = await listRegisterFiles(db);
+    assert.deepEqual([row?.status, row?.attempts], ['failed', 1]);
+    const again = await sync(db, server, {
+      limits: { maxEntryBytes: 16 * MIB, maxTotalBytes: 16 * MIB },
+    });
+    assert.equal(again.files[0]?.status, 'failed');
+    assert.equal((await listRegisterFiles(db))[0]?.attempts, 2, 'tried again by the next sync');
   });
 
   it('entries each under the limit but over it together fail the file (the limit per file)', async () => {

@@ -61,6 +61,21 @@ describe('webhooks: validation and the https rule (WEBHOOK_ALLOW_PRIVATE_URLS un
       assert.ok(errors.url, JSON.stringify(errors));
     });
   }
+  it('a private or http:// URL is refused naming the setting that allows it, credentials are not', async () => {
+    for (const url of [
+      'http://hooks.example.com/',
+      'https://10.0.0.5/hook',
+      'https://localhost/',
+    ]) {
+      const [message] = fieldErrors(await create({ url, events: ['alert.created'] })).url ?? [];
+      assert.match(String(message), /WEBHOOK_ALLOW_PRIVATE_URLS=true/, url);
+    }
+    const [message] =
+      fieldErrors(
+        await create({ url: 'https://u:p@hooks.example.com/', events: ['alert.created'] }),
+      ).url ?? [];
+    assert.doesNotMatch(String(message), /WEBHOOK_ALLOW_PRIVATE_URLS/);
+  });
   it('PATCH to a refused URL is a 422 too, and an unknown key is a 422', async () => {
     const ok = await create({ url: 'https://hooks.example.com/', events: ['alert.created'] });
     assert.equal(ok.status, 201, ok.text);
@@ -244,9 +259,30 @@ describe('webhooks: the address is checked at send time', () => {
         `/api/v1/webhooks/${created.body.data.id}/deliveries`,
         { headers: auth },
       );
-      assert.match(deliveries.body.data[0].lastError, /not a public address|localhost/);
+      // The reason says why, never what the name resolved to (the service's network is not the
+      // tenant's business): no "localhost resolves to 127.0.0.1".
+      assert.equal(deliveries.body.data[0].lastError, 'the host is not a public address');
     });
   }
+
+  it('a failed connection is told by its code and a sentence, never the address connected to', async () => {
+    await server.db.query('DELETE FROM webhooks');
+    const { auth } = await server.make.makeKey();
+    const closed = await startWebhookReceiver();
+    await closed.close();
+    const created = await server.request('POST', '/api/v1/webhooks', {
+      headers: auth,
+      body: { url: closed.url.replace('127.0.0.1', 'localhost'), events: ['alert.created'] },
+    });
+    await enqueueTestEvent(server.db, created.body.data.id);
+    await deliverDueWebhooks(server.db, logger, { allowPrivate: true });
+    const deliveries = await server.request(
+      'GET',
+      `/api/v1/webhooks/${created.body.data.id}/deliveries`,
+      { headers: auth },
+    );
+    assert.equal(deliveries.body.data[0].lastError, 'the connection was refused (ECONNREFUSED)');
+  });
 
   it('a host name is resolved when the request is made, and each of its addresses checked', async () => {
     await server.db.query('DELETE FROM webhooks');

@@ -1,7 +1,7 @@
 import { feedSettingsOf, type SyncReport, syncFeed } from '../../mirror/sync.ts';
 import { FEED_NAMES, findFeed, isHttpUrl } from '../../register/feeds.ts';
 import { defineCommand, UsageError } from '../command.ts';
-import { retryLine, syncProgressBars } from '../sync-progress.ts';
+import { retryLine, slowConnectLine, syncProgressBars } from '../sync-progress.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -62,6 +62,10 @@ export const command = defineCommand({
     const { defaultUrl, ...settings } = feedSettingsOf(feed, config);
     // Progress bars only on a terminal: stdout is the JSON report, so the bars go to stderr.
     const bars = syncProgressBars(process.stderr);
+    const say = (line: string) => {
+      if (bars) bars.log(line);
+      else void stderr(`${line}\n`);
+    };
     try {
       return await syncFeed(db, {
         feed,
@@ -71,11 +75,8 @@ export const command = defineCommand({
         logger,
         onProgress: bars?.onProgress,
         // Whether or not stderr is a terminal: a sync waiting to try again says so at once.
-        onRetry: (notice) => {
-          const line = retryLine(notice);
-          if (bars) bars.log(line);
-          else void stderr(`${line}\n`);
-        },
+        onRetry: (notice) => say(retryLine(notice)),
+        onSlowConnect: (notice) => say(slowConnectLine(notice)),
       });
     } finally {
       bars?.stop();

@@ -126,6 +126,14 @@
     });
   }
 
+  // The review desk's filters come open; on a phone (the stylesheet's 48rem) they fold behind their
+  // summary, which says how many are on, so that the first alerts are on the first screen.
+  if (window.matchMedia('(max-width: 48rem)').matches) {
+    for (const details of document.querySelectorAll('details[data-fold-narrow]')) {
+      details.open = false;
+    }
+  }
+
   // "Select all on this page" for bulk triage; it mirrors the row checkboxes (mixed when some are
   // ticked). Without this script the rows are ticked one by one.
   const selectAll = document.querySelector('[data-select-all]');

@@ -102,8 +102,8 @@ const SEVERITY_LABEL: Record<AlertSeverity, string> = {
 
 const SORT_LABEL: Record<ReviewSort, string> = {
   newest: 'Newest first',
-  severity: 'Severity (high first)',
-  deadline: 'Opposition deadline (soonest first)',
+  severity: 'Severity, high first',
+  deadline: 'Deadline, soonest first',
 };
 
 const STATE_PILL: Record<AlertState, SafeHtml> = {
@@ -201,7 +201,12 @@ function filterForm(o: {
   watches: { id: string; name: string }[];
 }): SafeHtml {
   const { query } = o;
-  return html`<form class="review-filters card card--padded" method="get" action="/alerts" aria-label="Filter and order alerts">
+  const active = activeFilterCount(query);
+  // Open as the page comes; on a phone app.js folds it (data-fold-narrow) so that the first alerts
+  // are on the first screen, and the summary says how many filters are on.
+  return html`<details class="review-filters card card--padded" open data-fold-narrow>
+  <summary class="review-filters__summary">Filters and order${active > 0 ? html` <span class="count">${active} active</span>` : html``}</summary>
+  <form class="review-filters__form" method="get" action="/alerts" aria-label="Filter and order alerts">
     <fieldset>
       <legend>State</legend>
       <ul class="checks">${ALERT_STATES.map((state) =>
@@ -253,7 +258,20 @@ function filterForm(o: {
       <button type="submit" class="button button--primary">Apply filters</button>
       <a class="button button--ghost" href="/alerts">Reset</a>
     </div>
-  </form>`;
+  </form>
+  </details>`;
+}
+
+/** Filters that differ from the list as it opens (the inbox, every severity and watch, newest). */
+function activeFilterCount(query: ReviewQuery): number {
+  const inbox = query.states.length === 2 && !query.states.includes('dismissed');
+  return [
+    !inbox,
+    query.severities.length > 0,
+    query.watchId !== undefined,
+    query.q !== '',
+    query.sort !== 'newest',
+  ].filter(Boolean).length;
 }
 
 function bulkBar(csrfToken: string, returnTo: string): SafeHtml {
