@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './cli.ts';
 
 /**
  * A private PostgreSQL primary with a streaming hot standby, on this machine, for the tests of
@@ -20,17 +20,6 @@ export type ReplicaCluster = {
 };
 
 const BIN = process.env.PG_BINDIR ?? '/usr/lib/postgresql/15/bin';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs a PostgreSQL program as the postgres OS user; throws with its output when it fails. */
 function pg(program: string, args: string[]): void {
