@@ -63,11 +63,8 @@ export async function finishInitialLoad(db: Db): Promise<void> {
       'SELECT index_definitions AS definitions FROM mirror_initial_load FOR UPDATE',
     );
     if (state === undefined) return;
-    // A GIN index is built in memory, in pieces of maintenance_work_mem (64MB by default): the
-    // fewer pieces, the fewer merges. For this transaction only.
-    if (db.kind === 'postgres') {
-      await tx.query("SELECT set_config('maintenance_work_mem', '512MB', true)");
-    }
+    // The server's maintenance_work_mem is left as it is: building the tokens index of 100,000
+    // records took 10.4-11.6 s with 64MB and 11.6-15.3 s with 512MB (measured on a loaded host).
     for (const definition of state.definitions) {
       await tx.exec(definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS '));
     }
