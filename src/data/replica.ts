@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
+import { isDependencyOutage } from '../outage.ts';
 import { type Db, openDb, type Queryable } from './db.ts';
 
 /**
@@ -54,31 +55,12 @@ function lsnOf(text: string): bigint {
   return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
 }
 
-// The standby cannot answer (down, starting, shutting down, no connection slot), or cancelled a
-// read because replaying the primary's changes needed its rows (40001, "conflict with recovery"):
-// the primary answers instead.
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EPIPE',
-  'EAI_AGAIN',
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  '40001',
-]);
-const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
-
+// The standby cannot answer (down, starting, shutting down, no connection slot, its name does not
+// resolve), or cancelled a read because replaying the primary's changes needed its rows (40001,
+// "conflict with recovery"): the primary answers instead.
 function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return (
-    typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))
-  );
+  return isDependencyOutage(error) || code === 'ENOTFOUND' || code === '40001';
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError } from '../domain/errors.ts';
+import { isDependencyOutage } from '../outage.ts';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -42,32 +43,6 @@ function fromFrameworkError(error: FastifyError): ApiError | null {
 
 /** Retry-After of a 503 for an unreachable dependency: a reconnection usually takes seconds. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
-
-// Errors that say a dependency (PostgreSQL, Redis) cannot be reached, not that a request is wrong:
-// the socket errors of Node, postgres.js's connection codes, ioredis giving up on a command.
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  'EAI_AGAIN',
-  'CONNECT_TIMEOUT',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-]);
-// PostgreSQL's own: connection exceptions (08…), shutting down or starting up (57P01–57P03), no
-// connection slot left (53300).
-const OUTAGE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
-
-function isDependencyOutage(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, name } = error as { code?: unknown; name?: unknown };
-  if (name === 'MaxRetriesPerRequestError') return true;
-  return typeof code === 'string' && (CONNECTION_CODES.has(code) || OUTAGE_SQLSTATE.test(code));
-}
 
 /**
  * The client closed its connection before its request was complete (Node's "aborted", which
