@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { Clock } from '../../src/clock.ts';
@@ -9,6 +14,7 @@ import type { Principal } from '../../src/domain/principal.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createScanner, type Scanner } from '../../src/scan/scanner.ts';
 import { migrateDatabase } from '../../src/start/database.ts';
+import { BIN, childEnv } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { factories } from '../helpers/factories.ts';
 import { postgresOnly } from '../helpers/postgres-only.ts';
@@ -140,6 +146,42 @@ describe('scans on a hot standby', {
     await scanner.scan({ watchIds: [watch.id] });
     assert.deepEqual(await alertedRecords(watch.id), [first.externalId, late.externalId].sort());
     assert.deepEqual(warnings(), [], 'a standby within the limit is read without a warning');
+  });
+
+  it('tmwatch worker with DATABASE_REPLICA_URL scans from the standby and writes to the primary', async () => {
+    const watch = await factories(primary).makeWatch(principal, { name: 'Quillmark' });
+    await scanner.scan({ watchIds: [watch.id] });
+    const record = makeRecord({ markText: 'QUILLMARKS' });
+    await importRecords(primary, [record]);
+    await caughtUp();
+    // Due now: the worker's next poll scans it.
+    await primary.query('UPDATE watches SET next_scan_at = now() WHERE id = $1', [watch.id]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'tmw-replica-worker-'));
+    const output: string[] = [];
+    const worker = spawn(BIN, ['worker'], {
+      env: childEnv({
+        DATABASE_URL: cluster?.primaryUrl,
+        DATABASE_REPLICA_URL: cluster?.standbyUrl,
+        DATA_DIR: dataDir,
+        SCAN_POLL_SECONDS: '0.2',
+        LOG_LEVEL: 'info',
+      }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    worker.stderr?.on('data', (chunk: Buffer) => output.push(String(chunk)));
+    const exited = once(worker, 'exit');
+    try {
+      await eventually('the worker to raise the alert', async () =>
+        (await alertedRecords(watch.id)).includes(record.externalId),
+      );
+    } finally {
+      worker.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    const log = output.join('');
+    assert.match(log, /scans read the register mirror from the standby/);
+    assert.doesNotMatch(log, /reading from the primary/);
   });
 
   it('a standby lagging beyond the limit: scans read the primary, with one warning line', async () => {
