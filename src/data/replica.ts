@@ -81,9 +81,11 @@ async function measureLag(
   // Not a standby (promoted, or the wrong server): nothing says it holds the primary's data.
   if (!state?.recovering || state.replayed === null) return null;
   const replayed = lsnOf(state.replayed);
-  const [current] = await primary.query<{ lsn: string }>(
-    'SELECT pg_current_wal_lsn()::text AS lsn',
-  );
+  // A primary that does not answer is not the standby's fault: the lag is then measured against
+  // the positions noted before (the scans' own writes will fail and say why).
+  const [current] = await primary
+    .query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')
+    .catch(() => []);
   while (samples.length > 0 && (samples[0] as Sample).lsn <= replayed) samples.shift();
   const lagMs = samples.length === 0 ? 0 : now - (samples[0] as Sample).at;
   const position = current ? lsnOf(current.lsn) : 0n;

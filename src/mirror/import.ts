@@ -239,10 +239,9 @@ class BatchWriter {
 }
 
 /**
- * An initial load starts (or resumes) by dropping the candidate indexes of an empty mirror; any
- * other import waits for no one, but is refused while an initial load has not finished: it would
- * write into a mirror without its indexes, and the load's final count of the words would not be
- * its own.
+ * An initial load starts (or resumes) by dropping the candidate indexes of an empty mirror. Any
+ * other import is refused while an initial load has not finished: the operator is told to finish
+ * the load first rather than have records trickle into a mirror that scans cannot use yet.
  */
 async function startLoad(db: Db, initial: boolean): Promise<void> {
   if (initial) {
