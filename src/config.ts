@@ -12,11 +12,19 @@ const CACHE_MESSAGE = `must be a whole number of megabytes from 0 to ${MAX_CACHE
 // an error message.
 const TIMEOUT_MESSAGE = 'must be a number of seconds from 1 to 3600';
 const STATEMENT_TIMEOUT_MESSAGE = 'must be a number of seconds from 0.1 to 3600';
+const LAG_MESSAGE = 'must be a number of seconds from 0.1 to 86400';
+/**
+ * How far behind the primary a standby may be before scans read the primary instead: a scan never
+ * misses a record on a lagging standby (its bookkeeping stops at what the standby has replayed), it
+ * only finds it later, so the limit is about how late an alert may come, not about correctness.
+ */
+export const DEFAULT_REPLICA_MAX_LAG_SECONDS = 30;
 const CONNECTIONS_MESSAGE = 'must be a whole number of connections, at least 1';
 /** The sender of alert e-mail when MAIL_FROM is not set; the .invalid domain cannot receive replies. */
 export const DEFAULT_MAIL_FROM = 'Trademark Watch <alerts@trademark-watch.invalid>';
 const SECRET_VARIABLES = new Set([
   'DATABASE_URL',
+  'DATABASE_REPLICA_URL',
   'REDIS_URL',
   'SMTP_URL',
   'REGISTER_FEEDS',
@@ -56,6 +64,15 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_REPLICA_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_REPLICA_MAX_LAG_SECONDS: z.coerce
+    .number({ error: LAG_MESSAGE })
+    .min(0.1, { error: LAG_MESSAGE })
+    .max(86_400, { error: LAG_MESSAGE })
+    .default(DEFAULT_REPLICA_MAX_LAG_SECONDS),
   DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: z
     .string()
@@ -198,6 +215,13 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /**
+   * A hot standby of DATABASE_URL (DATABASE_REPLICA_URL) that scans read the register mirror
+   * from; every write still goes to DATABASE_URL. Unset: everything reads the primary.
+   */
+  databaseReplicaUrl: string | undefined;
+  /** Beyond this lag (or when it cannot be reached) the standby's reads go to the primary. */
+  replicaMaxLagSeconds: number;
   dataDir: string;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -274,10 +298,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = parsed.data;
+  if (e.DATABASE_REPLICA_URL !== undefined && e.DATABASE_URL === undefined) {
+    throw new ConfigError(
+      'invalid configuration: DATABASE_REPLICA_URL needs DATABASE_URL (a standby of the embedded database cannot exist)',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseReplicaUrl: e.DATABASE_REPLICA_URL,
+    replicaMaxLagSeconds: e.DATABASE_REPLICA_MAX_LAG_SECONDS,
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,

@@ -1,5 +1,10 @@
 import type { Db } from '../data/db.ts';
 import {
+  beginInitialLoad,
+  finishInitialLoad,
+  initialLoadPending,
+} from '../data/repositories/initial-load.ts';
+import {
   deleteMarks,
   foldPendingWordCounts,
   MarkBatch,
@@ -9,6 +14,7 @@ import {
   stageMarks,
 } from '../data/repositories/marks.ts';
 import { type PartyUpsert, writeParties } from '../data/repositories/register-parties.ts';
+import { ApiError } from '../domain/errors.ts';
 import { matchKeys } from '../matching/normalize.ts';
 import { type ReadProgress, RecordFileError, readRecordFile } from '../register/read-records.ts';
 import type { RecordItem, RegisterRecord } from '../register/record.ts';
@@ -41,6 +47,12 @@ export type ImportOptions = {
    * stay, as after any failure, and importing the files again completes them.
    */
   signal?: AbortSignal | undefined;
+  /**
+   * A first load into an empty mirror (`marks import --initial`): the candidate indexes are
+   * dropped before and built after, the words counted once at the end; scans wait until it has
+   * finished. Run again after an interruption, it resumes (see beginInitialLoad).
+   */
+  initial?: boolean;
 };
 
 export function toMarkUpsert(record: RegisterRecord, asOf: string | null = null): MarkUpsert {
@@ -170,7 +182,10 @@ class BatchWriter {
         await stageMarks(tx, rows);
         await before;
         if (this.#failure !== null) throw new EarlierBatchFailed();
-        const marks = await mergeStagedMarks(tx, { foldWordCounts });
+        const marks = await mergeStagedMarks(tx, {
+          foldWordCounts: foldWordCounts && !this.options.initial,
+          countWords: !this.options.initial,
+        });
         const written = await writeParties(tx, parties);
         const deleted = await deleteMarks(tx, MIRROR_SOURCE, rows.deletions);
         return { marks, written, deleted };
@@ -224,6 +239,27 @@ class BatchWriter {
 }
 
 /**
+ * An initial load starts (or resumes) by dropping the candidate indexes of an empty mirror. Any
+ * other import is refused while an initial load has not finished: the operator is told to finish
+ * the load first rather than have records trickle into a mirror that scans cannot use yet.
+ */
+async function startLoad(db: Db, initial: boolean): Promise<void> {
+  if (initial) {
+    if ((await beginInitialLoad(db)) === 'not_empty') {
+      throw new ApiError(
+        'conflict',
+        'marks import --initial loads an empty register mirror, and this one holds records: import without --initial',
+      );
+    }
+  } else if (await initialLoadPending(db)) {
+    throw new ApiError(
+      'conflict',
+      'an initial load of the register mirror (marks import --initial) has not finished: run it again with its files to complete it first',
+    );
+  }
+}
+
+/**
  * Streams register files into the mirror in batches, one transaction per batch: memory stays flat
  * whatever the file size, and a bad record is reported with its file and line without stopping
  * the rest. Importing an externalId again updates the record and bumps its change sequence, unless
@@ -243,6 +279,7 @@ export async function importRecordFiles(
   paths: readonly string[] | AsyncIterable<string>,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
+  await startLoad(db, options.initial === true);
   const writer = new BatchWriter(db, options);
   try {
     const fileCount = Array.isArray(paths) ? paths.length : null;
@@ -271,7 +308,8 @@ export async function importRecordFiles(
     await foldPendingWordCounts(db).catch(() => {});
     throw error;
   }
-  if (writer.batches % FOLD_EVERY !== 0) await foldPendingWordCounts(db);
+  if (options.initial) await finishInitialLoad(db);
+  else if (writer.batches % FOLD_EVERY !== 0) await foldPendingWordCounts(db);
   if (writer.written > 0) await settleMarkIndexes(db, writer.written);
   return writer.result();
 }

@@ -28,7 +28,13 @@ import type { SourceAdapter } from './sources/source-adapter.ts';
 import type { WordStatsCache } from './word-stats.ts';
 
 export type ScanDeps = {
+  /** The primary: claims, commits and everything the scan writes. */
   db: Db;
+  /**
+   * Where the scan reads the register mirror (its change sequence, candidates, word counts): a
+   * standby or the primary, one of them for the whole batch (data/replica.ts).
+   */
+  readDb: Db;
   logger: Logger;
   sources: ReadonlyMap<string, SourceAdapter>;
   workerId: string;
@@ -72,7 +78,9 @@ async function sourceStates(
   for (const code of codes) {
     const source = deps.sources.get(code);
     if (!source) throw new Error(`no adapter for source ${code}`);
-    states.push({ source, seq: batch?.seqs.get(code) ?? (await source.currentSeq(deps.db)) });
+    // Read where the candidates are read: on a standby, the highest sequence it has replayed, so
+    // that the scan's bookkeeping never passes a record the standby does not hold yet.
+    states.push({ source, seq: batch?.seqs.get(code) ?? (await source.currentSeq(deps.readDb)) });
   }
   return states;
 }
@@ -108,7 +116,7 @@ export async function readBatch(
   }
   for (const [codes, words] of bySources) {
     const states = await sourceStates(deps, codes === '' ? [] : codes.split(','), batch);
-    await deps.wordStats.statsFor(deps.db, wordStatsKey(states), words);
+    await deps.wordStats.statsFor(deps.readDb, wordStatsKey(states), words);
   }
   return batch;
 }
@@ -149,7 +157,7 @@ async function searchWatch(
       niceClasses: watch.attributes.niceClasses,
       designations: watch.attributes.designations,
     },
-    await deps.wordStats.statsFor(deps.db, statsKey, statsWordsOf(watch.name)),
+    await deps.wordStats.statsFor(deps.readDb, statsKey, statsWordsOf(watch.name)),
   );
   const findings: Finding[] = [];
   const fromSeq = outcome.mode === 'full' ? 0 : watch.scannedSeq;
@@ -159,10 +167,10 @@ async function searchWatch(
     toSeq = seq;
     // A watch's own application (logoSt13) is where its logo comes from, never a hit.
     if (watch.logoSt13 !== null && watch.logoUrl === null) {
-      logoUrl = (await source.findByExternalId(deps.db, watch.logoSt13))?.logoUrl ?? null;
+      logoUrl = (await source.findByExternalId(deps.readDb, watch.logoSt13))?.logoUrl ?? null;
     }
     if (toSeq <= fromSeq) continue;
-    const candidates = await source.findCandidates(deps.db, prepared, { fromSeq, toSeq });
+    const candidates = await source.findCandidates(deps.readDb, prepared, { fromSeq, toSeq });
     outcome.candidatesExamined += candidates.length;
     for (const record of candidates) {
       if (record.externalId === watch.logoSt13) continue;
@@ -176,7 +184,7 @@ async function searchWatch(
   const stats =
     sharing.length === 0
       ? prepared.stats
-      : await deps.wordStats.statsFor(deps.db, statsKey, [
+      : await deps.wordStats.statsFor(deps.readDb, statsKey, [
           ...brandWords,
           ...sharing.flatMap((c) => analyzeMark(c.record.markText).words),
         ]);

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
+import { primaryOnly, type ReadReplica } from '../data/replica.ts';
+import { initialLoadPending } from '../data/repositories/initial-load.ts';
 import {
   activeWatchIds,
   type ClaimedWatch,
@@ -39,6 +41,8 @@ export type ScannerOptions = {
   /** Watches scanned at once by this process. */
   concurrency?: number;
   clock?: Clock;
+  /** Where scans read the register mirror: a standby when configured (default: `db`). */
+  reads?: ReadReplica;
 };
 
 export type ScanTotals = { watchesScanned: number; hitsCreated: number; alertsCreated: number };
@@ -47,8 +51,9 @@ const CLAIM_BATCH = 25;
 
 /** Claims, scans and commits watches; shared by `tmwatch scan`, `tmwatch worker` and `serve`. */
 export function createScanner(options: ScannerOptions) {
-  const deps: ScanDeps = {
+  const shared: ScanDeps = {
     db: options.db,
+    readDb: options.db,
     logger: options.logger,
     sources: SOURCES,
     workerId: newWorkerId(),
@@ -57,12 +62,17 @@ export function createScanner(options: ScannerOptions) {
     wordStats,
   };
   const concurrency = Math.max(1, options.concurrency ?? 1);
+  const reads = options.reads ?? primaryOnly(options.db);
 
   const claimBatch = (filter: ClaimFilter) =>
-    claimWatches(options.db, deps.workerId, options.leaseSeconds, filter, CLAIM_BATCH);
+    claimWatches(options.db, shared.workerId, options.leaseSeconds, filter, CLAIM_BATCH);
 
   /** Scans claimed watches, `concurrency` at a time, adding what they found to `totals`. */
   async function scanClaimed(claimed: readonly ClaimedWatch[], totals: ScanTotals): Promise<void> {
+    if (claimed.length === 0) return;
+    // One database to read the mirror from for the whole batch: its change sequence bounds the
+    // scans, so their candidates must come from the same place (data/replica.ts).
+    const deps = { ...shared, readDb: await reads.choose() };
     // One read of sequences, mailings and word counts for the batch instead of one per watch; a
     // failed one only means that each scan reads its own (and reports the error itself, if the
     // database is down).
@@ -105,7 +115,7 @@ export function createScanner(options: ScannerOptions) {
   };
 
   return {
-    workerId: deps.workerId,
+    workerId: shared.workerId,
     queue,
 
     /** `tmwatch scan`: the given watches, or every active one, or (due) those whose time came. */
@@ -116,6 +126,12 @@ export function createScanner(options: ScannerOptions) {
         : [];
       if (unknown.length > 0) {
         throw new ApiError('not_found', `watch ${unknown.join(', ')} does not exist`);
+      }
+      if (await initialLoadPending(options.db)) {
+        throw new ApiError(
+          'conflict',
+          'an initial load of the register mirror (marks import --initial) has not finished: run it again to complete it, then scan',
+        );
       }
       const totals: ScanTotals = { watchesScanned: 0, hitsCreated: 0, alertsCreated: 0 };
       if (request.due && !request.watchIds?.length) {
@@ -146,10 +162,12 @@ export function scannerFor(context: {
   db: Db;
   logger: Logger;
   clock: Clock;
+  reads?: ReadReplica;
 }): Scanner {
   const { config, db, logger, clock } = context;
   return createScanner({
     db,
+    reads: context.reads,
     logger,
     clock,
     publicUrl: config.publicUrl,

@@ -5,6 +5,7 @@ import { type Queue, runQueues } from '../runner.ts';
 import { scannerFor } from '../scan/scanner.ts';
 import { webhookQueue } from '../webhooks/sender.ts';
 import type { BackgroundTask, RoleContext } from './context.ts';
+import { openReads } from './runtime.ts';
 
 /**
  * The background work of a scanning process, in one place: due scans, the alert e-mail they queue,
@@ -19,7 +20,8 @@ export async function runBackgroundWork(
   context: RoleContext & { signal: AbortSignal },
 ): Promise<void> {
   const { config, db, logger, clock, signal } = context;
-  const scanner = scannerFor(context);
+  const reads = await openReads(context);
+  const scanner = scannerFor({ ...context, reads });
   const transport = mailTransportFor(config);
   const queues: Queue<unknown>[] = [
     scanner.queue,
@@ -39,6 +41,7 @@ export async function runBackgroundWork(
     await runQueues(queues, { pollMs: config.scanPollSeconds * 1000, signal, logger });
   } finally {
     transport.close();
+    await reads.close();
   }
 }
 

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { type Db, openDb } from '../data/db.ts';
+import { openReadReplica, primaryOnly, type ReadReplica } from '../data/replica.ts';
+import type { RoleContext } from './context.ts';
 import { migrateDatabase } from './database.ts';
 
 /** Opens the configured database (PGlite in DATA_DIR or PostgreSQL) and brings its schema up to date. */
@@ -15,6 +17,26 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Db> 
   }
   logger.debug({ database: db.kind }, 'database ready');
   return db;
+}
+
+/**
+ * Where the scans of this process read the register mirror: the standby of DATABASE_REPLICA_URL
+ * (connected on first use, so a standby that is down delays nothing at start), or the primary.
+ */
+export async function openReads(context: RoleContext): Promise<ReadReplica> {
+  const { config, db, logger, clock } = context;
+  if (config.databaseReplicaUrl === undefined) return primaryOnly(db);
+  logger.info(
+    { maxLagSeconds: config.replicaMaxLagSeconds },
+    'scans read the register mirror from the standby (DATABASE_REPLICA_URL)',
+  );
+  return openReadReplica({
+    primary: db,
+    url: config.databaseReplicaUrl,
+    maxLagSeconds: config.replicaMaxLagSeconds,
+    clock,
+    logger,
+  });
 }
 
 /**

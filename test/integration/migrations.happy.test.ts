@@ -350,6 +350,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '020_register_sync_retries',
       '022_office_records',
       '024_webhook_errors_without_addresses',
+      '025_initial_load',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(

@@ -27,6 +27,7 @@ describe('a scan whose lease was taken over', () => {
     db = database.db;
     deps = {
       db,
+      readDb: db,
       logger: createLogger('silent'),
       sources: SOURCES,
       clock: systemClock,

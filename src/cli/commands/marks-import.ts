@@ -9,14 +9,21 @@ export const command = defineCommand({
   summary:
     'Import register records (normalized JSON Lines, USPTO XML, EUIPO bulk XML, CIPO ST.96, WIPO ST.96 or ST.66; optionally gzipped) into the register mirror',
   positionals: { name: 'FILE...', min: 1, max: Number.POSITIVE_INFINITY },
-  options: {},
+  options: {
+    initial: {
+      type: 'boolean',
+      description:
+        'a first load into an empty mirror: the candidate (GIN) indexes are dropped, the files loaded without them, then the indexes built and the words counted once, at the end. Scans wait (claim no watch; "tmwatch scan" refuses) and other imports are refused until it has finished. Interrupted, it leaves the mirror unindexed and marked as loading: run the same command again to resume it',
+    },
+  },
   prints:
     '{"imported":n,"updated":n,"skipped":n,"errors":[{"file","line","message"}]} (and "deleted":n when the office deleted records)',
   examples: [
     'tmwatch marks import records.jsonl',
     'tmwatch marks import apc240925.xml apc240926.xml.gz',
+    'tmwatch marks import --initial apc18840407-20231231-01.xml apc18840407-20231231-02.xml',
   ],
-  run: async ({ db, positionals }) => {
+  run: async ({ db, positionals, values }) => {
     // A file that cannot be read is the command's failure (exit 1, one line), checked before
     // anything is imported; a bad record inside a readable file is a line of the report.
     for (const path of positionals) await assertReadable(path);
@@ -31,6 +38,7 @@ export const command = defineCommand({
     let current = -1;
     try {
       return await importRecordFiles(db, positionals, {
+        initial: values.initial ?? false,
         onProgress: ({ file, bytesRead, totalBytes, fileIndex }) => {
           if (!bar) return;
           const mb = (bytes: number) => Math.round(bytes / 10_485.76) / 100;

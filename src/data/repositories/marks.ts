@@ -32,6 +32,11 @@ export type MarkUpsert = Omit<RegisterRecord, 'ownerKey'> & {
 // Any constant; the same in every process that imports.
 const IMPORT_LOCK = 72_002;
 
+/** The lock every write to the mirror takes, until its transaction ends. */
+export async function takeImportLock(tx: Queryable): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
+}
+
 /**
  * The staging table of stageMarks: one per session, emptied at every commit. The batch is
  * COPY-ed into it, then moved into marks by one INSERT … ON CONFLICT (COPY cannot upsert).
@@ -311,14 +316,15 @@ export async function stageMarks(tx: Queryable, batch: MarkBatch): Promise<void>
  */
 export async function mergeStagedMarks(
   tx: Queryable,
-  options: { foldWordCounts?: boolean } = {},
+  options: { foldWordCounts?: boolean; countWords?: boolean } = {},
 ): Promise<{ inserted: number; updated: number; stale: number }> {
   // Serialise imports so change_seq values commit in increasing order (see 002_register_mirror.sql):
   // held from the first nextval to the commit. The word counts' changes are appended under the
-  // same lock, from the stored versions the upsert then replaces. The statements are sent together.
+  // same lock, from the stored versions the upsert then replaces (not by an initial load, which
+  // counts every word once at its end). The statements are sent together.
   const [, , rows] = await Promise.all([
-    tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]),
-    tx.query(WORD_COUNT_DELTAS),
+    takeImportLock(tx),
+    options.countWords === false ? undefined : tx.query(WORD_COUNT_DELTAS),
     tx.query<{ inserted: number; written: number; staged: number }>(UPSERT),
   ]);
   if (options.foldWordCounts) await foldWordCounts(tx);
@@ -358,7 +364,7 @@ export async function deleteMarks(
  */
 export async function foldPendingWordCounts(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
+    await takeImportLock(tx);
     await foldWordCounts(tx);
   });
 }

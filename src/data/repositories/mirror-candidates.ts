@@ -77,8 +77,17 @@ export function bandSearchKeys(watch: PreparedWatch): { classes: number[]; cover
  * grows with the number of keys sent (a brand sends up to ~400 one-edit texts: estimated at a
  * quarter of the table), so it would otherwise compile the query (80 ms), start two workers for
  * 2 ms of index work, or (PGlite) read the whole table. Every branch of the query has an index.
+ *
+ * `work_mem` (CANDIDATE_WORK_MEM) bounds each bitmap the index scans build. Past it a bitmap turns
+ * lossy: it keeps whole pages instead of rows, and every row of such a page is read and checked
+ * again. With the default 4MB a short brand on a 10M register (BRIO: 68,000 matching rows on 66,000
+ * pages) went lossy and rechecked 320,000 rows (docs/benchmarks.md). An exact bitmap costs some
+ * 50-100 bytes per page, so 32MB keeps about 400,000 pages exact; it is the most a query takes,
+ * only while it runs, and only in this transaction (set_config's `true`: SET LOCAL).
  */
+export const CANDIDATE_WORK_MEM = '32MB';
 export const CANDIDATE_SETTINGS = `SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
+  set_config('work_mem', '${CANDIDATE_WORK_MEM}', true),
   set_config('jit', 'off', true),
   set_config('max_parallel_workers_per_gather', '0', true),
   set_config('enable_seqscan', 'off', true),

@@ -18,7 +18,8 @@ export type ClaimFilter = { kind: 'due' } | { kind: 'ids'; ids: string[] };
 /**
  * Claims active watches for one worker: rows another worker holds (row lock or unexpired lease)
  * are skipped, never waited for, so any number of workers share the work and a crashed worker's
- * claim lapses when its lease expires.
+ * claim lapses when its lease expires. While an initial load of the mirror has not finished (its
+ * candidate indexes are missing, migration 025), nothing is claimed: the due watches wait for it.
  */
 export async function claimWatches(
   db: Queryable,
@@ -37,6 +38,7 @@ export async function claimWatches(
         SELECT id FROM watches
          WHERE active AND ${condition}
            AND (lease_expires_at IS NULL OR lease_expires_at < now())
+           AND NOT EXISTS (SELECT 1 FROM mirror_initial_load)
          ORDER BY next_scan_at
          LIMIT $3
          FOR UPDATE SKIP LOCKED)

@@ -55,6 +55,22 @@ export async function foldWordCounts(tx: Queryable): Promise<void> {
 }
 
 /**
+ * Counts every word of the mirror anew (after an initial load, which appends no changes): the
+ * counts of migration 011, computed in one pass over marks, and no change left waiting.
+ */
+export async function recountWords(tx: Queryable): Promise<void> {
+  await tx.query('TRUNCATE mark_words, mark_word_deltas');
+  await tx.query(
+    `INSERT INTO mark_words (word, office, marks)
+     SELECT w, m.jurisdiction, count(*)::int
+       FROM marks m,
+            LATERAL (SELECT DISTINCT x AS w
+                       FROM unnest(array_append(string_to_array(m.norm_text, ' '), '')) AS x) AS words
+      GROUP BY w, m.jurisdiction`,
+  );
+}
+
+/**
  * The register's counts of these words (normalized form, as norm_text holds them), all offices
  * together, and the number of marks.
  */

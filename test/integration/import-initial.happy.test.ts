@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Db } from '../../src/data/db.ts';
+import { ApiError } from '../../src/domain/errors.ts';
+import type { Principal } from '../../src/domain/principal.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createScanner, type Scanner } from '../../src/scan/scanner.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { factories } from '../helpers/factories.ts';
+import {
+  bandMismatches,
+  importRecords,
+  makeRecord,
+  recountedWordCounts,
+  storedWordCounts,
+} from '../helpers/register.ts';
+
+// `marks import --initial`: a first load without the candidate indexes, built at its end.
+describe('an initial load of the register mirror', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let scanner: Scanner;
+  let principal: Principal;
+  /** The candidate (GIN) indexes of the mirror as the migrations made them. */
+  let migratedIndexes: string[];
+
+  const candidateIndexes = async () =>
+    (
+      await db.query<{ def: string }>(
+        `SELECT indexdef AS def FROM pg_indexes
+          WHERE tablename IN ('marks', 'mark_band') AND indexdef LIKE '% USING gin %'
+          ORDER BY indexname`,
+      )
+    ).map((row) => row.def);
+  const loading = async () => (await db.query('SELECT 1 FROM mirror_initial_load')).length === 1;
+  const register = (count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      makeRecord({ markText: `${['ZENITH', 'ORBIT', 'LUMEN'][i % 3]} ${i}` }),
+    );
+
+  before(async () => {
+    database = await createTestDatabase();
+    db = database.db;
+    scanner = createScanner({
+      db,
+      logger: createLogger('silent'),
+      publicUrl: 'http://localhost:3000',
+      leaseSeconds: 60,
+    });
+    migratedIndexes = await candidateIndexes();
+    assert.ok(migratedIndexes.length >= 3, 'the migrations made the candidate indexes');
+  });
+  after(() => database.drop());
+
+  beforeEach(async () => {
+    await db.query('DELETE FROM webhook_deliveries');
+    await db.query('DELETE FROM email_outbox');
+    await db.query('DELETE FROM alerts');
+    await db.query('DELETE FROM hits');
+    await db.query('DELETE FROM scan_runs');
+    await db.query('DELETE FROM watches');
+    await db.query('DELETE FROM marks');
+    await db.query('DELETE FROM mark_words');
+    ({ principal } = await factories(db).makeOwner({ tier: 'team' }));
+  });
+
+  it('loads the records, then builds the same candidate indexes and counts the words once', async () => {
+    const conflicting = makeRecord({ markText: 'NORTHWYND' });
+    const summary = await importRecords(db, [...register(30), conflicting], {
+      initial: true,
+      batchSize: 4,
+    });
+    assert.equal(summary.imported, 31);
+    assert.deepEqual(await candidateIndexes(), migratedIndexes);
+    assert.equal(await loading(), false);
+    assert.deepEqual(await storedWordCounts(db), await recountedWordCounts(db));
+    assert.deepEqual(await bandMismatches(db), []);
+    const watch = await factories(db).makeWatch(principal, { name: 'Northwind' });
+    await scanner.scan({ watchIds: [watch.id] });
+    const [alert] = await db.query<{ id: string }>(
+      'SELECT h.external_id AS id FROM alerts a JOIN hits h ON h.id = a.hit_id WHERE a.watch_id = $1',
+      [watch.id],
+    );
+    assert.equal(alert?.id, conflicting.externalId);
+  });
+
+  it('is refused on a mirror that holds records, which it leaves as it was', async () => {
+    await importRecords(db, register(3));
+    await assert.rejects(
+      importRecords(db, register(3), { initial: true }),
+      (error) => error instanceof ApiError && /empty register mirror/.test(error.message),
+    );
+    assert.deepEqual(await candidateIndexes(), migratedIndexes);
+    assert.equal(await loading(), false);
+    assert.equal((await db.query('SELECT 1 FROM marks')).length, 3);
+  });
+
+  it('stopped halfway, it leaves the mirror marked as loading: no scan, no other import, until it is run again', async () => {
+    const records = [...register(3000), makeRecord({ markText: 'NORTHWYND' })];
+    const controller = new AbortController();
+    await assert.rejects(
+      importRecords(db, records, {
+        initial: true,
+        batchSize: 200,
+        signal: controller.signal,
+        // Stopped once part of the file is read: the batches written so far stay.
+        onProgress: ({ bytesRead, totalBytes }) => {
+          if (bytesRead > totalBytes / 2) controller.abort();
+        },
+      }),
+    );
+    const written = (await db.query('SELECT 1 FROM marks')).length;
+    assert.ok(written > 0 && written < records.length, `${written} of ${records.length} written`);
+    assert.equal(await loading(), true);
+    assert.deepEqual(await candidateIndexes(), [], 'no index half built');
+
+    const watch = await factories(db).makeWatch(principal, { name: 'Northwind' });
+    // The due watch is not claimed by the background queue, and `tmwatch scan` refuses.
+    assert.deepEqual(await scanner.queue.claim(1), []);
+    await assert.rejects(
+      scanner.scan({ watchIds: [watch.id] }),
+      (error) =>
+        error instanceof ApiError && /initial load .* has not finished/.test(error.message),
+    );
+    await assert.rejects(
+      importRecords(db, register(2)),
+      (error) =>
+        error instanceof ApiError && /initial load .* has not finished/.test(error.message),
+    );
+
+    // Run again with the same files: it resumes, and ends as a load that never stopped.
+    await importRecords(db, records, { initial: true, batchSize: 200 });
+    assert.equal(await loading(), false);
+    assert.deepEqual(await candidateIndexes(), migratedIndexes);
+    assert.equal((await db.query('SELECT 1 FROM marks')).length, records.length);
+    assert.deepEqual(await storedWordCounts(db), await recountedWordCounts(db));
+    const totals = await scanner.scan({ watchIds: [watch.id] });
+    assert.equal(totals.alertsCreated, 1);
+  });
+});
