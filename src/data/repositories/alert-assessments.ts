@@ -75,7 +75,10 @@ export async function alertsToReassess(
             h.external_id AS "externalId", h.display_name AS "markText",
             h.owner_name AS "ownerName", h.owner_country_code AS "ownerCountryCode",
             h.jurisdiction, coalesce(m.designations, '{}') AS designations,
-            iso_ms(h.filed_at) AS "filedAt", h.status, h.live, h.classes,
+            iso_ms(h.filed_at) AS "filedAt", h.status,
+            -- Read through the row's JSON: migrations before 028 (which adds the column) assess
+            -- alerts too, with this same query.
+            (to_jsonb(h)->>'live')::boolean AS live, h.classes,
             iso_ms(${publishedAt}) AS "publishedAt", iso_ms(now()) AS "assessedAt"
        FROM ${from}
        JOIN watches w ON w.id = a.watch_id
