@@ -81,6 +81,16 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
     assert.equal(more.length, 0);
     assert.equal(alert?.hit.live, true);
     assert.equal(alert?.severity, 'high');
+    // The e-mail and the CSV say it too.
+    const [mail] = await server.db.query<{ text: string }>(
+      'SELECT body_text AS text FROM email_outbox WHERE $1 = ANY(alert_ids)',
+      [alert?.id],
+    );
+    assert.match(mail?.text ?? '', /Status: pending\n {2}Live or dead: live\n/);
+    const csv = await dashboard.get(`/alerts.csv?watch=${watch.id}`);
+    const [header, row] = csv.text.replace(/^\uFEFF/, '').split('\r\n');
+    assert.match(header ?? '', /,office_number,live$/);
+    assert.match(row ?? '', /,98186103,true$/);
   });
 
   it('a record that dies behind an alert turns it low and dead, and reviving makes it high again; each change is alert.updated', async () => {
