@@ -621,7 +621,7 @@ describe('migrations: 028 on a mirror and alerts stored before it', () => {
                             jurisdiction, designations, filed_at, status, classes, raw_payload,
                             norm_text, compact_text, compact_len, tokens, sound_codes)
          VALUES ('global_trademark_database', $1, $2, 'Owner', 'US', $3, '{}', '1920-09-25',
-                 $4, '{9}', $5, $6, $7, $8, $9, $10)`,
+                 $4, '{9}', $5::text::jsonb, $6, $7, $8, $9, $10)`,
         [
           externalId,
           markText,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db.ts';
+import type { NewHit } from './alerts.ts';
 
 // The alerts whose assessment (severity, rationale, the hit's opposition window) is made again,
 // and the writing of the new one. The assessment itself is the domain's (domain/alerts).
@@ -129,23 +130,8 @@ export async function writeReassessments(
   );
 }
 
-/** A hit as its record is now (NewHit's fields, the window included), to write over the old one. */
-export type RefreshedHit = {
-  hitId: string;
-  displayName: string;
-  ownerName: string | null;
-  ownerCountryCode: string | null;
-  jurisdiction: string;
-  filedAt: string;
-  registeredAt: string | null;
-  expiresAt: string | null;
-  publishedAt: string | null;
-  status: string | null;
-  live: boolean | null;
-  classes: number[];
-  rawPayload: unknown;
-  opposition: unknown;
-};
+/** A hit as its record is now (its window included), to write over the hit `hitId`. */
+export type RefreshedHit = Omit<NewHit, 'id' | 'watchId'> & { hitId: string };
 
 /**
  * Writes the hits of alerts whose register record changed as the record is now. The alerts are

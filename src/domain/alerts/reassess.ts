@@ -105,22 +105,7 @@ export async function reassessChangedRecords(
   const assessed = input.changed.map(({ alertId, hitId, record, hit }) => {
     const decision = decideConflictPrepared(input.prepared, record);
     const a = assessAlert(input.prepared, record, decision, input.stats, input.now);
-    hits.push({
-      hitId,
-      displayName: hit.displayName,
-      ownerName: hit.ownerName,
-      ownerCountryCode: hit.ownerCountryCode,
-      jurisdiction: hit.jurisdiction,
-      filedAt: hit.filedAt,
-      registeredAt: hit.registeredAt,
-      expiresAt: hit.expiresAt,
-      publishedAt: hit.publishedAt,
-      status: hit.status,
-      live: hit.live,
-      classes: hit.classes,
-      rawPayload: hit.rawPayload,
-      opposition: a.opposition,
-    });
+    hits.push({ ...hit, hitId, opposition: a.opposition });
     return { id: alertId, severity: a.severity, rationale: a.rationale, opposition: null };
   });
   await writeRefreshedHits(tx, hits);
