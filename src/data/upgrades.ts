@@ -81,6 +81,17 @@ export type UpgradeStep = (tx: Queryable) => Promise<void>;
 /** The TypeScript step of each migration version that has one. */
 export function upgradeSteps(hooks: UpgradeHooks): Readonly<Record<string, UpgradeStep>> {
   return {
+    // Every alert's JSON gains hit.live (the no-op update runs the trigger); the alerts on dead
+    // records are assessed again (never high), and so are those whose window was computed for a
+    // publication from before its office's rule came into force (now null, the rationale says why).
+    // Then the alerts' list-version triggers run now, as in 008, so that a later migration of the
+    // same transaction may alter the table.
+    '028_live_or_dead': async (tx) => {
+      await tx.exec('UPDATE alerts SET state = state');
+      await hooks.reassessAlerts(tx, { kind: 'dead-or-before-rule' });
+      await tx.exec(`SET CONSTRAINTS alerts_list_version, alerts_list_version_update IMMEDIATE;
+      SET CONSTRAINTS alerts_list_version, alerts_list_version_update DEFERRED`);
+    },
     // The alerts of the hits migration 014 corrected (table invented_hits): their rationale quoted
     // an owner, country or classes the source never gave, and their severity was set with classes
     // that were made up.

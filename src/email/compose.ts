@@ -10,6 +10,8 @@ export type AlertLine = {
   ownerName: string | null;
   ownerCountryCode: string | null;
   status: string | null;
+  /** Live or dead at its office (the hit's `live`); null when its code says neither. */
+  live: boolean | null;
   classes: number[];
   jurisdiction: string;
   filedAt: string;
@@ -47,6 +49,9 @@ function ownerText(a: AlertLine): string {
 const classesText = (a: AlertLine) =>
   a.classes.length === 0 ? NOT_PUBLISHED : a.classes.join(', ');
 const statusText = (a: AlertLine) => (a.status === null ? NOT_PUBLISHED : oneLine(a.status));
+/** The hit's `live` in words: live, dead, or that the office's code does not say. */
+export const liveText = (live: boolean | null) =>
+  live === null ? 'not known (the status does not say)' : live ? 'live' : 'dead';
 
 /** The alert e-mail of one watch's scan run: every new mark, and a link to each alert's page. */
 export function composeAlertEmail(
@@ -89,6 +94,7 @@ export function composeAlertEmail(
       `  Owner: ${ownerText(a)}`,
       `  Classes: ${classesText(a)}`,
       `  Status: ${statusText(a)}`,
+      `  Live or dead: ${liveText(a.live)}`,
       `  Office: ${office(a)}, ${number(a)}`,
       ...publicPage(a),
       `  Filed: ${day(a.filedAt)}`,
@@ -108,7 +114,7 @@ export function composeAlertEmail(
   <td>${escapeHtml(a.severity)}</td>
   <td>${escapeHtml(ownerText(a))}</td>
   <td>${escapeHtml(classesText(a))}</td>
-  <td>${escapeHtml(statusText(a))}</td>
+  <td>${escapeHtml(statusText(a))} (${escapeHtml(liveText(a.live))})</td>
   <td>${escapeHtml(office(a))}, ${numberHtml(a)}</td>
   <td>${escapeHtml(day(a.filedAt))}</td>
   <td>${escapeHtml(a.opposition)}</td>

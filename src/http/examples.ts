@@ -32,6 +32,7 @@ const sargentRecord = {
   registeredAt: '1914-07-28',
   expiresAt: null,
   status: 'registered',
+  live: true,
   classes: [6, 20],
   logoUrl: null,
   provenance: {
@@ -102,6 +103,7 @@ export const alertExample = {
     registeredAt: '1914-07-28T00:00:00.000Z',
     expiresAt: null,
     status: sargentRecord.status,
+    live: sargentRecord.live,
     classes: sargentRecord.classes,
     rawPayload: sargentRecord,
     publishedAt: null,

@@ -65,6 +65,10 @@ export const HitSchema = z
     status: z.string().nullable().meta({
       description: 'The office’s status word; null when the source gives no status.',
     }),
+    live: z.boolean().nullable().meta({
+      description:
+        'Whether the record is live (true) or dead (false: abandoned, refused, withdrawn, cancelled, expired) at its office, from the office’s own status code table; null when its code says neither or the source gives no status. A scan raises no alert for a dead record; an alert whose record died since is never high. When the record behind an alert changes, the hit shows it as it is now and `alert.updated` is sent. An extension beyond the v1 text.',
+    }),
     classes: z.array(z.int()).meta({
       description:
         'Nice classes; empty when the source publishes none (such a record is matched on text and territory, and its severity is at most medium).',

@@ -71,6 +71,7 @@ export function toMarkUpsert(record: RegisterRecord, asOf: string | null = null)
     expiresAt: record.expiresAt,
     publishedAt: record.publishedAt,
     status: record.status,
+    live: record.live,
     classes: record.classes,
     logoUrl: record.logoUrl,
     goods: record.goods,

@@ -9,6 +9,7 @@ import {
   partyName,
   rawParty,
   sortedDates,
+  statusLive,
   statusWord,
   wipoDate,
 } from './wipo-common.ts';
@@ -133,6 +134,7 @@ export function mapCipoMark(mark: WipoMark, file: string): RecordItem {
       expiresAt: expires,
       publishedAt: advertised(mark),
       status: statusWord('CA', mark.statusCode),
+      live: statusLive('CA', mark.statusCode),
       classes,
       logoUrl: null,
       goods,

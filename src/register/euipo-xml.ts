@@ -11,6 +11,7 @@ import {
   rawParty,
   sortedDates,
   st3,
+  statusLive,
   statusWord,
   wipoDate,
 } from './wipo-common.ts';
@@ -99,6 +100,7 @@ export function mapEuipoMark(mark: WipoMark, file: string): RecordItem {
       expiresAt: expires,
       publishedAt: applicationPublished(mark),
       status: statusWord('EM', mark.statusCode),
+      live: statusLive('EM', mark.statusCode),
       classes,
       logoUrl: null,
       goods,

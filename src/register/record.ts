@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lineTextReason } from '../text.ts';
+import { liveOfStatusWord } from './liveness.ts';
 
 /**
  * A register record in the normalized form (docs/register-formats.md, "Normalized JSON Lines"),
@@ -29,6 +30,12 @@ export type RegisterRecord = {
   publishedAt: string | null;
   /** The office's status word; null when the source gives no status. */
   status: string | null;
+  /**
+   * Live (true) or dead (false) at its office, from the office's own code (liveness.ts); null when
+   * the code says neither or the source gives none. A record that does not give it is read from
+   * its status word.
+   */
+  live: boolean | null;
   /**
    * Nice classes 1..45, deduplicated and ascending; empty when the source publishes none (such a
    * record is matched on text and territory alone: docs/matching.md).
@@ -228,6 +235,8 @@ export const registerRecordSchema = z
     publishedAt: optionalInstant,
     // Required by the record format, but null when the source gives no status.
     status: text(50).nullable(),
+    // Optional: without it, the status word decides (liveOfStatusWord).
+    live: z.boolean(need('true, false or null')).nullable().optional(),
     classes: z.array(niceClass, need('an array of Nice classes')),
     logoUrl: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
@@ -392,6 +401,8 @@ function fastRecord(
     status = plainText(input.status, 50);
     if (status === null) return null;
   }
+  const givenLive = input.live;
+  if (givenLive !== undefined && givenLive !== null && typeof givenLive !== 'boolean') return null;
   const classes = input.classes;
   if (!Array.isArray(classes)) return null;
   for (let i = 0; i < classes.length; i++) {
@@ -419,6 +430,7 @@ function fastRecord(
     expiresAt,
     publishedAt,
     status,
+    live: givenLive === undefined ? liveOfStatusWord(status) : givenLive,
     classes: sortedUniqueOf(classes as number[]),
     logoUrl,
     goods,
@@ -464,6 +476,7 @@ export function parseWithSchema(
       expiresAt: v.expiresAt ?? null,
       publishedAt: v.publishedAt ?? null,
       status: v.status,
+      live: v.live === undefined ? liveOfStatusWord(v.status) : v.live,
       classes: sortedUnique(v.classes),
       logoUrl: v.logoUrl ?? null,
       goods: (v.goods ?? []).map((g) => ({

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { liveOfUsptoIndicator } from './liveness.ts';
 
 /** The status words this service uses for USPTO records (docs/register-formats.md: the office's status word). */
 export type UsptoStatusWord =
@@ -18,6 +19,8 @@ export type UsptoStatus = {
   description: string | null;
   /** USPTO's Live/Dead/Indifferent column, e.g. `Live/Pending`. */
   liveDead: string | null;
+  /** The indicator read as live (true), dead (false) or neither (null: Indifferent, or no code). */
+  live: boolean | null;
 };
 
 /**
@@ -112,7 +115,7 @@ function loadStatusTable(csv: string): Map<string, UsptoStatus> {
       throw new Error(`uspto-status-codes.csv: status ${code} has unknown indicator "${liveDead}"`);
     }
     const word = base === 'pending' ? (PENDING_OVERRIDES.get(code) ?? base) : base;
-    table.set(code, { word, description, liveDead });
+    table.set(code, { word, description, liveDead, live: liveOfUsptoIndicator(liveDead) });
   }
   return table;
 }
@@ -130,5 +133,5 @@ const STATUS_TABLE = loadStatusTable(
 export function usptoStatus(code: string): UsptoStatus {
   // Not padded when empty: `000` is the table's own "unknown" code, which the office did not write.
   const key = code.trim() === '' ? '' : code.trim().padStart(3, '0');
-  return STATUS_TABLE.get(key) ?? { word: null, description: null, liveDead: null };
+  return STATUS_TABLE.get(key) ?? { word: null, description: null, liveDead: null, live: null };
 }

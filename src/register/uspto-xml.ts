@@ -347,6 +347,8 @@ function mapCaseFile(cf: CaseFile, file: string): RecordItem {
       expiresAt: null,
       publishedAt: published,
       status: status.word,
+      // The office's own Live/Dead indicator, which is finer than the word (715: null).
+      live: status.live,
       classes,
       logoUrl: null,
       goods: usptoGoods(cf, classes),

@@ -1,3 +1,4 @@
+import { liveOfStatusWord } from './liveness.ts';
 import type { RecordItem } from './record.ts';
 import { toIsoInstant } from './record.ts';
 import { usptoStatus } from './uspto-status.ts';
@@ -125,6 +126,16 @@ export function statusWord(office: string | null, code: string | null): string |
   if (text === '') return null;
   if (office === 'US' && /^\d{1,3}$/.test(text)) return usptoStatus(text).word;
   return ST66_STATUS_WORDS.get(text.toLowerCase()) ?? null;
+}
+
+/**
+ * Live or dead, from the same code: a US numeric code by the USPTO's own Live/Dead indicator, any
+ * other by the category of its ST.66 text (liveness.ts); null when the code says neither.
+ */
+export function statusLive(office: string | null, code: string | null): boolean | null {
+  const text = code?.trim() ?? '';
+  if (office === 'US' && /^\d{1,3}$/.test(text)) return usptoStatus(text).live;
+  return liveOfStatusWord(statusWord(office, code));
 }
 
 /** The Nice classes 1–45 among the class numbers read, deduplicated and ascending. */

@@ -11,6 +11,7 @@ import {
   partyName,
   rawParty,
   sortedDates,
+  statusLive,
   statusWord,
 } from './wipo-common.ts';
 import { readXml } from './xml-driver.ts';
@@ -72,6 +73,7 @@ function mapWipoMark(mark: WipoMark, standard: WipoStandard, file: string): Reco
       // (registration) are kept in the raw payload.
       publishedAt: publications[0] ?? null,
       status: statusWord(office, mark.statusCode),
+      live: statusLive(office, mark.statusCode),
       classes,
       logoUrl: null,
       goods,

@@ -13,6 +13,7 @@ import {
   type ScanRun,
 } from '../data/repositories/scans.ts';
 import { alertsToRaise, type Finding, raiseAlerts } from '../domain/alerts/raise.ts';
+import { type AlertOnChangedRecord, reassessChangedRecords } from '../domain/alerts/reassess.ts';
 import { newId } from '../domain/ids.ts';
 import { type Cadence, cadenceIntervalMs } from '../domain/plans.ts';
 import {
@@ -132,6 +133,8 @@ type Search = {
   /** The register's counts of the brand's words, and of the records' where a rule weighs them. */
   stats: WordStats;
   findings: Finding[];
+  /** Alerts of the watch whose record changed in the range: assessed again in the commit. */
+  changed: AlertOnChangedRecord[];
   fromSeq: number;
   toSeq: number;
   /** The watch's logo, found on its own application (logoSt13); null when not looked for. */
@@ -160,6 +163,7 @@ async function searchWatch(
     await deps.wordStats.statsFor(deps.readDb, statsKey, statsWordsOf(watch.name)),
   );
   const findings: Finding[] = [];
+  const changed: AlertOnChangedRecord[] = [];
   const fromSeq = outcome.mode === 'full' ? 0 : watch.scannedSeq;
   let toSeq = fromSeq;
   let logoUrl: string | null = null;
@@ -174,27 +178,39 @@ async function searchWatch(
     outcome.candidatesExamined += candidates.length;
     for (const record of candidates) {
       if (record.externalId === watch.logoSt13) continue;
+      // A dead record (abandoned, cancelled, expired…) threatens nobody: no alert. Should it
+      // revive, its change brings it into a later scan's range.
+      if (record.live === false) continue;
       const decision = decideConflictPrepared(prepared, record);
       if (decision.conflict) findings.push({ record, decision, hit: source.toHit(record) });
+    }
+    for (const { alertId, hitId, ...record } of await source.findAlertedChanges(deps.db, watch.id, {
+      fromSeq,
+      toSeq,
+    })) {
+      changed.push({ alertId, hitId, record, hit: source.toHit(record) });
     }
   }
   // A shared word's severity and rationale also weigh the record's other words (how common they
   // are): one look-up for the records raised by that rule. No other rule reads a record's words.
   const sharing = findings.filter((c) => c.decision.reasons.some((r) => r.kind === 'shared_word'));
+  // The alerts assessed again weigh their records' words the same way.
+  const weighed = [...sharing, ...changed];
   const stats =
-    sharing.length === 0
+    weighed.length === 0
       ? prepared.stats
       : await deps.wordStats.statsFor(deps.readDb, statsKey, [
           ...brandWords,
-          ...sharing.flatMap((c) => analyzeMark(c.record.markText).words),
+          ...weighed.flatMap((c) => analyzeMark(c.record.markText).words),
         ]);
-  return { prepared, stats, findings, fromSeq: Math.min(fromSeq, toSeq), toSeq, logoUrl };
+  return { prepared, stats, findings, changed, fromSeq: Math.min(fromSeq, toSeq), toSeq, logoUrl };
 }
 
 /**
  * Records the scan: a scan that found nothing in one statement guarded by the lease; otherwise ONE
  * transaction that re-checks the lease and raises the alerts (hits, alerts, e-mail, webhook
- * events: domain/alerts/raise.ts) with the scan's run and the watch's bookkeeping.
+ * events: domain/alerts/raise.ts) with the scan's run and the watch's bookkeeping, and assesses
+ * again the alerts whose records changed (domain/alerts/reassess.ts, `alert.updated`).
  */
 async function commitScan(
   deps: ScanDeps,
@@ -210,7 +226,7 @@ async function commitScan(
     cadenceSeconds: cadenceIntervalMs(watch.scanCadence as Cadence) / 1000,
     logoUrl: search.logoUrl,
   };
-  if (search.findings.length === 0) {
+  if (search.findings.length === 0 && search.changed.length === 0) {
     if (!(await completeEmptyScan(deps.db, run(newId('scn')), completion))) {
       throw new LeaseLostError();
     }
@@ -239,6 +255,13 @@ async function commitScan(
       },
     });
     if (raised === null) throw new LeaseLostError();
+    await reassessChangedRecords(tx, {
+      ownerId: watch.ownerId,
+      prepared: search.prepared,
+      stats: search.stats,
+      changed: search.changed,
+      now: dateOf(deps.clock),
+    });
   });
 }
 

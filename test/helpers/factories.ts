@@ -49,6 +49,8 @@ export type AlertOptions = {
   ownerCountryCode?: string | null;
   classes?: number[];
   status?: string | null;
+  /** Live or dead at its office; null (the default) when not known. */
+  live?: boolean | null;
   registeredAt?: string | null;
   expiresAt?: string | null;
   rawPayload?: unknown;
@@ -72,6 +74,7 @@ function hitWithAlert(watchId: string, options: AlertOptions): NewHit & NewAlert
     registeredAt: options.registeredAt ?? null,
     expiresAt: options.expiresAt ?? null,
     status: options.status === undefined ? 'filed' : options.status,
+    live: options.live ?? null,
     classes: options.classes ?? [9, 42],
     rawPayload: options.rawPayload ?? { externalId, markText },
     publishedAt: options.publishedAt ?? null,

@@ -295,7 +295,7 @@ describe('the EUIPO and CIPO records in the mirror', () => {
     assert.deepEqual(await storedWordCounts(db), await recountedWordCounts(db));
   });
 
-  it('a watch designating DE, EU or CA in a record\u2019s classes raises it, with its fields', async () => {
+  it('a watch designating DE or EU in a live record\u2019s classes raises it, with its fields; a withdrawn CIPO record raises nothing', async () => {
     const applicants = file(
       'APPLICANTS_3.xml',
       applicantFile(applicant('1057491', 'Test Holder One GmbH', 'DE')),
@@ -339,10 +339,12 @@ describe('the EUIPO and CIPO records in the mirror', () => {
       assert.match(alert.rationale, /EUTM 018173421/);
       assert.match(alert.rationale, /EUIPO eSearch/);
     }
-    const [ceridian] = of(onCa.id);
-    assert.equal(ceridian.hit.externalId, 'CA-1057614');
-    assert.equal(ceridian.hit.ownerName, 'AQUA GLASS CORPORATION,');
-    assert.match(ceridian.rationale, /The CIPO \(CA\) record covers the watched designation CA\./);
-    assert.match(ceridian.rationale, /Canadian Trademarks Database/);
+    // CERIDIAN was withdrawn by its owner (ST.96 "Application withdrawn"): dead, so it raises
+    // nothing; the record is in the mirror all the same, marked dead.
+    assert.deepEqual(of(onCa.id), []);
+    const [ceridian] = await db.query<{ live: boolean | null; owner: string }>(
+      `SELECT live, owner_name AS owner FROM marks WHERE external_id = 'CA-1057614'`,
+    );
+    assert.deepEqual(ceridian, { live: false, owner: 'AQUA GLASS CORPORATION,' });
   });
 });

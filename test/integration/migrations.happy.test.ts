@@ -44,7 +44,8 @@ describe('migrations: upgrading a database with data', () => {
     const applied = await migrateDatabase(db);
     assert.ok(applied.includes('004_alert_api_json'), applied.join(', '));
 
-    const newAlert = await make.makeAlert(watchId, { markText: 'ACME TWO' });
+    // Live as migration 028 reads the older one's status (filed): the factory's default is unknown.
+    const newAlert = await make.makeAlert(watchId, { markText: 'ACME TWO', live: true });
     await db.query(
       `UPDATE alerts SET state = 'read', emailed_at = '2026-11-02T08:00:00.5Z' WHERE id = $1`,
       [newAlert],
@@ -232,6 +233,9 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
     // the computed class 34; the real one is an ordinary hit the factory makes.
     const { watchId } = await ownerWithAlerts(db, 0, { oldSchema: true });
     const make = factories(db);
+    // The factory writes hits as today's scans do, with migration 028's column: there for the
+    // factory only, and gone again before the migrations run.
+    await db.exec('ALTER TABLE hits ADD COLUMN live boolean');
     const invented = await make.makeAlert(watchId, {
       externalId: PLACEHOLDER_PAYLOAD.externalId,
       markText: 'ACME',
@@ -248,6 +252,7 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
       [invented, JSON.stringify(PLACEHOLDER_PAYLOAD)],
     );
     const real = await make.makeAlert(watchId, { markText: 'ACMEE', severity: 'high' });
+    await db.exec('ALTER TABLE hits DROP COLUMN live');
     await insertMark(db, PLACEHOLDER_PAYLOAD.externalId, `'(not in source data)', 'XX'`);
     await db.query(
       `INSERT INTO marks (source_code, external_id, mark_text, owner_name, owner_country_code,
@@ -351,6 +356,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '022_office_records',
       '024_webhook_errors_without_addresses',
       '025_initial_load',
+      '028_live_or_dead',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
@@ -488,7 +494,8 @@ describe('migrations: 017 builds the same alert JSON as before, faster', () => {
          FROM alerts a JOIN rebuilt r ON r.id = a.id ORDER BY a.id`,
     );
     assert.equal(pairs.length, 3);
-    for (const p of pairs) assert.equal(p.now, p.then, p.id);
+    // Migration 028 added hit.live after hit.status; the rest is 017's, byte for byte.
+    for (const p of pairs) assert.equal(p.now.replace('"live" : null, ', ''), p.then, p.id);
     assert.match(pairs.map((p) => p.now).join(''), /"emailedAt" : "\d{4}-/);
   });
 });
@@ -545,8 +552,10 @@ describe('migrations: 019 on a mirror stored before it', () => {
     assert.deepEqual((await migrateDatabase(db))[0], '019_mark_as_of');
     const after = await db.query<Record<string, unknown>>('SELECT * FROM marks ORDER BY id');
     assert.deepEqual(
-      // goods and owner_key: the columns of the later migration 022.
-      after.map(({ as_of: _asOf, goods: _goods, owner_key: _ownerKey, ...rest }) => rest),
+      // goods and owner_key: the columns of the later migration 022; live, of 028.
+      after.map(
+        ({ as_of: _asOf, goods: _goods, owner_key: _ownerKey, live: _live, ...rest }) => rest,
+      ),
       before,
       'every column of every mark as it was',
     );
@@ -607,6 +616,115 @@ describe('migration 024: webhook delivery errors without addresses', () => {
         'the endpoint answered 500',
         'no answer within 10 s',
       ],
+    );
+describe('migrations: 028 on a mirror and alerts stored before it', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('reads live or dead from what each record kept, and the alert on a dead record is low, its pre-rule window gone', async () => {
+    const { db } = database;
+    await db.query(
+      'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    await db.transaction(async (tx) => {
+      for (const migration of listMigrations().filter((m) => m.version < '028')) {
+        await tx.exec(migration.sql);
+        await UPGRADE_STEPS[migration.version]?.(tx);
+        await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+      }
+    });
+    // Three marks as the importer of 027 wrote them: a USPTO case-file the office says is dead, one
+    // it says neither of (715, cancelled and restored to pendency: its word is pending), and an
+    // EUTM whose status text's word is registered.
+    const marks = [
+      [
+        'US500000060146682',
+        'MACHINE-PISTOL',
+        'US',
+        'cancelled',
+        { statusLiveDead: 'Dead/Cancelled' },
+      ],
+      [
+        'US500000071000715',
+        'RESTORED',
+        'US',
+        'pending',
+        { statusLiveDead: 'Indifferent/Cancelled' },
+      ],
+      ['EM500000018173421', 'REGISTERED ONE', 'EM', 'registered', { statusCode: 'Registered' }],
+    ] as const;
+    for (const [externalId, markText, office, status, raw] of marks) {
+      const keys = matchKeys(markText);
+      await db.query(
+        `INSERT INTO marks (source_code, external_id, mark_text, owner_name, owner_country_code,
+                            jurisdiction, designations, filed_at, status, classes, raw_payload,
+                            norm_text, compact_text, compact_len, tokens, sound_codes)
+         VALUES ('global_trademark_database', $1, $2, 'Owner', 'US', $3, '{}', '1920-09-25',
+                 $4, '{9}', $5::text::jsonb, $6, $7, $8, $9, $10)`,
+        [
+          externalId,
+          markText,
+          office,
+          status,
+          JSON.stringify(raw),
+          keys.normalized,
+          keys.compact,
+          keys.compact.length,
+          keys.tokens,
+          keys.soundCodes,
+        ],
+      );
+    }
+    // A high alert on the dead record, with the window today's rule gave its 1967 publication.
+    const make = factories(db);
+    const { principal } = await make.makeOwner();
+    const watch = await make.makeWatch(principal, {
+      name: 'Machine Pistol',
+      niceClasses: [9],
+      designations: ['US'],
+    });
+    await db.query(
+      `INSERT INTO hits (id, watch_id, source_code, external_id, entity_type, display_name,
+                         owner_name, owner_country_code, jurisdiction, filed_at, status, classes,
+                         raw_payload, published_at, opposition)
+       VALUES ('hit_028dead', $1, 'global_trademark_database', 'US500000060146682', 'trademark',
+               'MACHINE-PISTOL', 'Owner', 'US', 'US', '1920-09-25', 'cancelled', '{9}',
+               '{"statusLiveDead":"Dead/Cancelled"}', '1967-03-14',
+               '{"office":"USPTO","closesAt":"1967-04-13","extendableUntil":"1967-09-10","rule":"USPTO"}')`,
+      [watch.id],
+    );
+    await db.query(
+      `INSERT INTO alerts (id, watch_id, hit_id, owner_id, severity, rationale, rationale_at)
+       SELECT 'alt_028dead', $1, 'hit_028dead', owner_id, 'high', 'old', now() FROM watches WHERE id = $1`,
+      [watch.id],
+    );
+
+    assert.deepEqual(await migrateDatabase(db), ['028_live_or_dead']);
+    const live = await db.query<{ external_id: string; live: boolean | null }>(
+      'SELECT external_id, live FROM marks ORDER BY external_id',
+    );
+    assert.deepEqual(
+      live.map((m) => [m.external_id, m.live]),
+      [
+        ['EM500000018173421', true],
+        ['US500000060146682', false],
+        ['US500000071000715', null],
+      ],
+    );
+    const [alert] = await db.query<{ severity: string; json: string }>(
+      `SELECT severity, api_json AS json FROM alerts WHERE id = 'alt_028dead'`,
+    );
+    assert.equal(alert?.severity, 'low');
+    const json = JSON.parse(alert?.json ?? '{}');
+    assert.equal(json.hit.live, false);
+    assert.equal(json.hit.opposition, null);
+    assert.match(json.rationale, /the record is dead at its office \(status cancelled\)/);
+    assert.match(
+      json.rationale,
+      /before the USPTO rule this service applies came into force on 2003-11-02/,
     );
   });
 });

@@ -43,9 +43,12 @@ describe('MarkBatch', () => {
     assert.deepEqual(rowsOf(batch).map(markTextOf), ['UNDATED', 'SAME DAY LATER']);
     assert.equal(batch.stale, 1);
     assert.deepEqual(
-      rowsOf(batch).map((row) => row.split('\t').at(-1)),
-      ['\\N', '2026-11-02'],
-      'the as-of date is the last column, \\N when unknown',
+      rowsOf(batch).map((row) => row.split('\t').slice(-2)),
+      [
+        ['\\N', 't'],
+        ['2026-11-02', 't'],
+      ],
+      'the as-of date (\\N when unknown), then live (t, f or \\N) end the row',
     );
   });
 

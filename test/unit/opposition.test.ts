@@ -70,7 +70,10 @@ describe('opposition windows, office by office', () => {
       'closes in 1 day (2026-12-07)',
     );
     assert.equal(oppositionStatus(window, at('2026-12-07T23:00:00Z')), 'closes today (2026-12-07)');
-    assert.equal(oppositionStatus(window, at('2026-12-08T00:00:00Z')), 'closed on 2026-12-07');
+    assert.equal(
+      oppositionStatus(window, at('2026-12-08T00:00:00Z')),
+      'closed on 2026-12-07; cancellation remains possible',
+    );
     assert.equal(
       oppositionStatus(null, at('2026-12-08T00:00:00Z')),
       'not known (see the rationale)',

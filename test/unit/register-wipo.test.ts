@@ -54,6 +54,7 @@ describe('WIPO ST.96 and ST.66 documents', () => {
         expiresAt: null,
         publishedAt: '2003-12-30T00:00:00.000Z',
         status: 'registered',
+        live: true,
         classes: [9, 42],
         logoUrl: null,
         // TSDR gives no language: the USPTO takes identifications in English only.

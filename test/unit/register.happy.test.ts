@@ -50,6 +50,7 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
       expiresAt: null,
       publishedAt: null,
       status: 'filed',
+      live: true,
       classes: [16],
       logoUrl: null,
       goods: [
@@ -110,6 +111,7 @@ describe('USPTO XML: real case-files are mapped field by field', () => {
       expiresAt: null,
       publishedAt: null,
       status: 'cancelled',
+      live: false,
       classes: [9],
       logoUrl: null,
       goods: [{ niceClass: 9, text: 'pistols', language: 'en' }],
@@ -400,7 +402,12 @@ describe('USPTO status codes map to status words', () => {
   }
 
   test('a code missing from the table gives no status word rather than a guess', () => {
-    assert.deepEqual(usptoStatus('999'), { word: null, description: null, liveDead: null });
+    assert.deepEqual(usptoStatus('999'), {
+      word: null,
+      description: null,
+      liveDead: null,
+      live: null,
+    });
   });
 });
 
@@ -446,6 +453,7 @@ describe('JSON Lines: the sample file', () => {
       expiresAt: null,
       publishedAt: null,
       status: 'filed',
+      live: true,
       classes: [9, 42],
       logoUrl: 'https://example.org/marks/quillstone.png',
       goods: [],

@@ -35,6 +35,7 @@ export type AlertView = {
     registeredAt: string | null;
     expiresAt: string | null;
     status: string | null;
+    live: boolean | null;
     classes: number[];
     rawPayload: Record<string, unknown>;
     publishedAt: string | null;
@@ -48,12 +49,22 @@ const SEVERITY_PILL: Record<AlertSeverity, SafeHtml> = {
   low: pill('Low severity', 'neutral'),
 };
 
-/** "Opposition closes in 12 days (2026-12-07)", or "closed", or not known. */
+/**
+ * "Opposition closes in 12 days (2026-12-07)" (an action), "Opposition closed on …; cancellation
+ * remains possible" (past, muted), or not known.
+ */
 function opposition(hit: AlertView['hit'], now: Date): SafeHtml {
   if (hit.opposition === null) return html`<span class="muted">Not known</span>`;
   const status = oppositionStatus(hit.opposition, now);
   const closed = status.startsWith('closed');
   return html`<span class="${closed ? 'muted' : 'opposition-open'}">Opposition ${status}</span> <span class="muted">at the ${hit.opposition.office}</span>`;
+}
+
+/** Live or dead at the office, as the hit says; "Not known" when the office's code says neither. */
+function liveness(hit: AlertView['hit']): SafeHtml {
+  if (hit.live === null)
+    return html`<span class="muted">Not known (the status does not say)</span>`;
+  return hit.live ? html`Live` : html`<span class="muted">Dead: it blocks nothing</span>`;
 }
 
 /** A field the register record does not have: said so, never a placeholder value. */
@@ -173,6 +184,7 @@ function alertItem(
         <div><dt>Office</dt><dd>${officeName(hit.jurisdiction)} (${hit.jurisdiction})</dd></div>
         <div><dt>Classes</dt><dd>${classList(hit.classes)}</dd></div>
         <div><dt>Status</dt><dd>${orNotPublished(hit.status)}</dd></div>
+        <div><dt>Live or dead</dt><dd>${liveness(hit)}</dd></div>
         <div><dt>Filed</dt><dd>${time(hit.filedAt, { dateOnly: true })}</dd></div>
         <div><dt>Number</dt><dd>${officeNumber(hit)}</dd></div>
         <div><dt>Opposition</dt><dd>${opposition(hit, o.now)}</dd></div>
@@ -390,6 +402,7 @@ export function alertDetailPage(o: {
           <div><dt>Office</dt><dd>${officeName(hit.jurisdiction)} (${hit.jurisdiction})</dd></div>
           <div><dt>Nice classes</dt><dd>${classList(hit.classes)}</dd></div>
           <div><dt>Status</dt><dd>${orNotPublished(hit.status)}</dd></div>
+          <div><dt>Live or dead</dt><dd>${liveness(hit)}</dd></div>
           <div><dt>Filed</dt><dd>${time(hit.filedAt, { dateOnly: true })}</dd></div>
           <div><dt>Published for opposition</dt><dd>${dateOrNotPublished(hit.publishedAt)}</dd></div>
           <div><dt>Opposition</dt><dd>${opposition(hit, o.now)}</dd></div>

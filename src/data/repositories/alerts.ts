@@ -128,6 +128,8 @@ export type NewHit = {
   registeredAt: string | null;
   expiresAt: string | null;
   status: string | null;
+  /** Live or dead at its office; null when its code says neither. */
+  live: boolean | null;
   classes: number[];
   rawPayload: unknown;
   /** When the office published the record for opposition; null when the source does not say. */
@@ -161,16 +163,16 @@ export async function insertHitsWithAlerts(
        SELECT * FROM jsonb_to_recordset($1::text::jsonb) AS r(
          id text, "watchId" text, "sourceCode" text, "externalId" text, "entityType" text,
          "displayName" text, "ownerName" text, "ownerCountryCode" text, jurisdiction text,
-         "filedAt" timestamptz, "registeredAt" timestamptz, "expiresAt" timestamptz, status text,
+         "filedAt" timestamptz, "registeredAt" timestamptz, "expiresAt" timestamptz, status text, live boolean,
          classes integer[], "rawPayload" jsonb, "publishedAt" timestamptz, opposition jsonb,
          "alertId" text, severity text, rationale text)
      ),
      new_hits AS (
        INSERT INTO hits (id, watch_id, source_code, external_id, entity_type, display_name,
                          owner_name, owner_country_code, jurisdiction, filed_at, registered_at,
-                         expires_at, status, classes, raw_payload, published_at, opposition)
+                         expires_at, status, live, classes, raw_payload, published_at, opposition)
        SELECT id, "watchId", "sourceCode", "externalId", "entityType", "displayName", "ownerName",
-              "ownerCountryCode", jurisdiction, "filedAt", "registeredAt", "expiresAt", status,
+              "ownerCountryCode", jurisdiction, "filedAt", "registeredAt", "expiresAt", status, live,
               classes, "rawPayload", "publishedAt", opposition
          FROM input
        ON CONFLICT ON CONSTRAINT hits_watch_source_external_key DO NOTHING

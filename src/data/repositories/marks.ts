@@ -47,11 +47,11 @@ const CREATE_STAGING = `CREATE TEMP TABLE IF NOT EXISTS ${STAGING} (
   jurisdiction text, designations text[], filed_at timestamptz, registered_at timestamptz,
   expires_at timestamptz, published_at timestamptz, status text, classes integer[], logo_url text, raw_payload jsonb,
   norm_text text, compact_text text, compact_len smallint, tokens text[], sound_codes text[],
-  goods jsonb, owner_key text, as_of date
+  goods jsonb, owner_key text, as_of date, live boolean
 ) ON COMMIT DELETE ROWS`;
 const COLUMNS = `source_code, external_id, mark_text, owner_name, owner_country_code, jurisdiction,
   designations, filed_at, registered_at, expires_at, published_at, status, classes, logo_url, raw_payload,
-  norm_text, compact_text, compact_len, tokens, sound_codes, goods, owner_key, as_of`;
+  norm_text, compact_text, compact_len, tokens, sound_codes, goods, owner_key, as_of, live`;
 /**
  * The staged columns as written into marks: an owner named by key only (EUIPO) gets the name and
  * country of its applicant record, where the mirror holds one (the lookup runs only for such rows).
@@ -79,6 +79,7 @@ const UPSERT = `WITH written AS (
     expires_at = excluded.expires_at,
     published_at = excluded.published_at,
     status = excluded.status,
+    live = excluded.live,
     classes = excluded.classes,
     logo_url = excluded.logo_url,
     raw_payload = excluded.raw_payload,
@@ -295,7 +296,7 @@ function copyRow(r: MarkUpsert): string {
     r.logoUrl,
   )}\t${text(raw)}\t${copyValue(r.normText)}\t${copyValue(r.compactText)}\t${r.compactLength}\t${copyTextArray(
     r.tokens,
-  )}\t${copyTextArray(r.soundCodes)}\t${text(goods)}\t${copyValue(r.ownerKey)}\t${r.asOf ?? '\\N'}\n`;
+  )}\t${copyTextArray(r.soundCodes)}\t${text(goods)}\t${copyValue(r.ownerKey)}\t${r.asOf ?? '\\N'}\t${r.live === null ? '\\N' : r.live ? 't' : 'f'}\n`;
 }
 
 /**

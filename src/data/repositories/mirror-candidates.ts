@@ -24,15 +24,45 @@ export type CandidateRecord = RegisterRecord & { disclaimed?: string[] };
 /** A range of the source's change sequence: (fromSeq, toSeq]. A full scan starts at 0. */
 export type SeqRange = { fromSeq: number; toSeq: number };
 
-const RECORD_COLUMNS = `m.external_id AS "externalId", m.mark_text AS "markText",
+export const RECORD_COLUMNS = `m.external_id AS "externalId", m.mark_text AS "markText",
   m.owner_name AS "ownerName", m.owner_country_code AS "ownerCountryCode",
   m.jurisdiction, m.designations, iso_ms(m.filed_at) AS "filedAt",
   iso_ms(m.registered_at) AS "registeredAt", iso_ms(m.expires_at) AS "expiresAt",
   iso_ms(m.published_at) AS "publishedAt",
-  m.status, m.classes, m.logo_url AS "logoUrl", m.goods, m.raw_payload AS "rawPayload",
+  m.status, m.live, m.classes, m.logo_url AS "logoUrl", m.goods, m.raw_payload AS "rawPayload",
   ARRAY(SELECT jsonb_array_elements_text(
     CASE jsonb_typeof(m.raw_payload->'disclaimedWords') WHEN 'array'
       THEN m.raw_payload->'disclaimedWords' ELSE '[]'::jsonb END)) AS disclaimed`;
+
+/**
+ * The records of this source changed in `range` that are behind alerts of the watch, where the
+ * record is no longer what the alert's hit shows (status, live or dead, name, owner, dates,
+ * classes, payload): the alerts to assess again (domain/alerts/reassess.ts). Served by the hits'
+ * unique key (watch, source, record) and the marks' (source, record).
+ */
+export async function changedRecordsBehindAlerts(
+  db: Queryable,
+  watchId: string,
+  range: SeqRange,
+): Promise<(CandidateRecord & { alertId: string; hitId: string })[]> {
+  return db.query(
+    `SELECT a.id AS "alertId", h.id AS "hitId", ${RECORD_COLUMNS}
+       FROM hits h
+       JOIN alerts a ON a.hit_id = h.id
+       JOIN marks m ON m.source_code = h.source_code AND m.external_id = h.external_id
+      WHERE h.watch_id = $1 AND h.source_code = $2
+        AND m.change_seq > $3 AND m.change_seq <= $4
+        AND (h.display_name, h.owner_name, h.owner_country_code, h.jurisdiction, h.filed_at,
+             h.registered_at, h.expires_at, h.published_at, h.status, h.live, h.classes,
+             h.raw_payload)
+            IS DISTINCT FROM
+            (m.mark_text, m.owner_name, m.owner_country_code, m.jurisdiction, m.filed_at,
+             m.registered_at, m.expires_at, m.published_at, m.status, m.live, m.classes,
+             m.raw_payload)
+      ORDER BY a.id`,
+    [watchId, MIRROR_SOURCE, range.fromSeq, range.toSeq],
+  );
+}
 
 /**
  * The two-edit band, searched in its own narrow table (migration 016) as OR-ed branches, one per

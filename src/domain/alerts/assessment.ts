@@ -9,7 +9,13 @@ import { assessSeverity, type Severity, type SeverityAssessment } from '../../ma
 import type { WordStats } from '../../matching/word-weights.ts';
 import { officeReference } from '../../register/office-links.ts';
 import { officeName } from '../../register/office-names.ts';
-import { type OppositionWindow, officeOppositionPeriod, oppositionWindow } from '../opposition.ts';
+import {
+  type OppositionWindow,
+  officeOppositionPeriod,
+  oppositionOpen,
+  oppositionWindow,
+  ruleInForce,
+} from '../opposition.ts';
 import {
   type Block,
   lit,
@@ -31,6 +37,11 @@ export type AssessedRecord = {
   designations: readonly string[];
   filedAt: string | null;
   status: string | null;
+  /**
+   * Live or dead at its office (src/register/liveness.ts); null (or absent) when its code says
+   * neither.
+   */
+  live?: boolean | null | undefined;
   classes: readonly number[];
   publishedAt: string | null;
   /** The record's raw payload, where its office gives its own opposition window (CIPO). */
@@ -55,18 +66,23 @@ const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const dateOf = (iso: string | null) => (iso === null ? null : iso.slice(0, 10));
 
 /**
- * The opposition sentence: the window, or why there is none. Also used by the e-mail and the
- * dashboard, which add "closes in N days".
+ * The opposition sentence: the window, or why there is none. With `now` (the assessment's day), a
+ * window that has closed reads as past, never as an action: the way left is a cancellation.
  */
 export function oppositionSentence(
   jurisdiction: string,
   publishedAt: string | null,
   window: OppositionWindow | null,
+  now?: Date,
 ): string {
   if (window !== null) {
+    const published = `(published for opposition on ${dateOf(publishedAt)})`;
+    if (now !== undefined && !oppositionOpen(window, now)) {
+      return `The opposition period at the ${window.office} closed on ${window.closesAt} ${published}; cancellation remains possible. ${window.rule}`;
+    }
     const ext =
       window.extendableUntil === null ? '' : `, extendable on request to ${window.extendableUntil}`;
-    return `The opposition period at the ${window.office} closes on ${window.closesAt}${ext} (published for opposition on ${dateOf(publishedAt)}). ${window.rule}`;
+    return `The opposition period at the ${window.office} closes on ${window.closesAt}${ext} ${published}. ${window.rule}`;
   }
   const result = oppositionWindow(jurisdiction, publishedAt);
   if (result.window === null && result.reason === 'no_opposition_at_office') {
@@ -75,7 +91,25 @@ export function oppositionSentence(
   if (result.window === null && result.reason === 'unknown_office') {
     return `The opposition period of ${officeName(jurisdiction)} is not known to this service.`;
   }
+  const rule = ruleInForce(jurisdiction);
+  if (result.window === null && result.reason === 'before_rule_in_force' && rule !== null) {
+    return `The record was published for opposition on ${dateOf(publishedAt)}, before the ${rule.office} rule this service applies came into force on ${rule.from} (${rule.source}); the rule of that time is not held here, so the opposition window is not computed.`;
+  }
   return 'The source gives no publication date for opposition, so the opposition window is not known.';
+}
+
+/**
+ * A dead record (abandoned, refused, withdrawn, cancelled, expired) blocks nothing and can no
+ * longer be opposed: whatever its text, the conflict is low.
+ */
+function capDead(severity: SeverityAssessment, record: AssessedRecord): SeverityAssessment {
+  if (record.live !== false || severity.severity === 'low') return severity;
+  const status = record.status === null ? '' : ` (status ${record.status})`;
+  return {
+    ...severity,
+    severity: 'low',
+    why: `${severity.why}, but the record is dead at its office${status}, which makes the severity low`,
+  };
 }
 
 /** The sentence every alert on a record without classes carries (docs/matching.md). */
@@ -111,20 +145,25 @@ function territorySentence(record: AssessedRecord, office: string, covered: stri
 
 /**
  * The severity, rationale and opposition window of a conflict the decision accepted. `stats`: the
- * register's counts of the brand's and the record's words (the watch's own, when not given).
+ * register's counts of the brand's and the record's words (the watch's own, when not given);
+ * `now`: the day of the assessment, against which a closed window reads as past.
  */
 export function assessAlert(
   p: PreparedWatch,
   record: AssessedRecord,
   decision: Decision,
   stats: WordStats = p.stats,
+  now?: Date,
 ): Assessment {
   const assessed = assessSeverity(p, decision.reasons, {
     markText: record.markText,
     classes: record.classes,
     stats,
   });
-  const severity = record.classes.length === 0 ? capWithoutClasses(assessed) : assessed;
+  const severity = capDead(
+    record.classes.length === 0 ? capWithoutClasses(assessed) : assessed,
+    record,
+  );
   const { window } = oppositionWindow(
     record.jurisdiction,
     record.publishedAt,
@@ -179,6 +218,7 @@ export function assessAlert(
   );
   facts.push(
     record.status === null ? ', status not published by this source' : `, status ${record.status}`,
+    record.live == null ? '' : record.live ? ' (live)' : ' (dead)',
   );
   if (record.ownerName === null) facts.push(', owner not published by this source.');
   else {
@@ -192,7 +232,7 @@ export function assessAlert(
   blocks.push({ heading: 'The record', pieces: facts });
   blocks.push({
     heading: 'Opposition',
-    pieces: [oppositionSentence(record.jurisdiction, record.publishedAt, window)],
+    pieces: [oppositionSentence(record.jurisdiction, record.publishedAt, window, now)],
   });
   if (ref?.page) {
     blocks.push({

@@ -63,6 +63,7 @@ function alertLine(
     ownerName: record.ownerName,
     ownerCountryCode: record.ownerCountryCode,
     status: record.status,
+    live: record.live,
     classes: record.classes,
     jurisdiction: record.jurisdiction,
     filedAt: record.filedAt,
@@ -103,7 +104,7 @@ export function alertsToRaise(input: {
   now: Date;
 }): AlertsToRaise {
   const alerts = input.findings.map(({ hit, record, decision }) => {
-    const assessment = assessAlert(input.prepared, record, decision, input.stats);
+    const assessment = assessAlert(input.prepared, record, decision, input.stats, input.now);
     const row = {
       ...hit,
       opposition: assessment.opposition,

@@ -102,7 +102,7 @@ function webhookCollectionRoutes(app: FastifyInstance, webhooks: WebhookService)
       tags,
       security,
       summary: 'Add a webhook endpoint',
-      description: `Events: \`alert.created\`, \`alert.updated\`. The URL must be \`https://\` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set \`WEBHOOK_ALLOW_PRIVATE_URLS=true\`, which also allows \`http://\`. The answer carries the signing \`secret\`, shown only this once. An owner has at most as many endpoints, active or not, as the plan allows (Team ${PLANS.team.maxWebhooks}, Enterprise ${PLANS.enterprise.maxWebhooks}); beyond that a 402 with \`upgradeUrl\`.`,
+      description: `Events: \`alert.created\` (a scan raised the alert), \`alert.updated\` (its state changed, or the register record behind it changed and the alert was assessed again: its hit as the record is now, with \`live\`, severity and rationale). The URL must be \`https://\` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set \`WEBHOOK_ALLOW_PRIVATE_URLS=true\`, which also allows \`http://\`. The answer carries the signing \`secret\`, shown only this once. An owner has at most as many endpoints, active or not, as the plan allows (Team ${PLANS.team.maxWebhooks}, Enterprise ${PLANS.enterprise.maxWebhooks}); beyond that a 402 with \`upgradeUrl\`.`,
       body: withExample(createWebhookSchema, createWebhookExample),
       response: {
         201: dataOf(WebhookWithSecretSchema, webhookWithSecretExample),

@@ -1,6 +1,7 @@
 import type { Db } from '../../data/db.ts';
 import { highestChangeSeq } from '../../data/repositories/marks.ts';
 import {
+  changedRecordsBehindAlerts,
   findRecordByExternalId,
   queryCandidates,
   readRecordsInRange,
@@ -37,6 +38,8 @@ export function createRegisterMirror(): SourceAdapter {
 
     findByExternalId: findRecordByExternalId,
 
+    findAlertedChanges: changedRecordsBehindAlerts,
+
     toHit(record) {
       return {
         sourceCode: MIRROR_SOURCE,
@@ -50,6 +53,7 @@ export function createRegisterMirror(): SourceAdapter {
         registeredAt: record.registeredAt,
         expiresAt: record.expiresAt,
         status: record.status,
+        live: record.live,
         classes: record.classes,
         rawPayload: record.rawPayload,
         publishedAt: record.publishedAt,

@@ -14,5 +14,14 @@ export interface SourceAdapter {
   findCandidates(db: Db, watch: PreparedWatch, range: SeqRange): Promise<CandidateRecord[]>;
   /** The record with this source id, if any (logoSt13 lookups). */
   findByExternalId(db: Queryable, externalId: string): Promise<CandidateRecord | null>;
+  /**
+   * The records changed in `range` that are behind alerts of the watch and no longer what their
+   * hits show: their alerts are assessed again (domain/alerts/reassess.ts).
+   */
+  findAlertedChanges(
+    db: Queryable,
+    watchId: string,
+    range: SeqRange,
+  ): Promise<(CandidateRecord & { alertId: string; hitId: string })[]>;
   toHit(record: CandidateRecord): Omit<NewHit, 'id' | 'watchId' | 'opposition'>;
 }

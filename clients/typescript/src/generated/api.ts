@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Events: `alert.created`, `alert.updated`. The URL must be `https://` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set `WEBHOOK_ALLOW_PRIVATE_URLS=true`, which also allows `http://`. The answer carries the signing `secret`, shown only this once. An owner has at most as many endpoints, active or not, as the plan allows (Team 10, Enterprise 50); beyond that a 402 with `upgradeUrl`.
+         * @description Events: `alert.created` (a scan raised the alert), `alert.updated` (its state changed, or the register record behind it changed and the alert was assessed again: its hit as the record is now, with `live`, severity and rationale). The URL must be `https://` and must not name a loopback, private, link-local or metadata address (checked again on the resolved address at every delivery), unless the operator set `WEBHOOK_ALLOW_PRIVATE_URLS=true`, which also allows `http://`. The answer carries the signing `secret`, shown only this once. An owner has at most as many endpoints, active or not, as the plan allows (Team 10, Enterprise 50); beyond that a 402 with `upgradeUrl`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -292,6 +292,8 @@ export interface components {
             expiresAt: string | null;
             /** @description The office’s status word; null when the source gives no status. */
             status: string | null;
+            /** @description Whether the record is live (true) or dead (false: abandoned, refused, withdrawn, cancelled, expired) at its office, from the office’s own status code table; null when its code says neither or the source gives no status. A scan raises no alert for a dead record; an alert whose record died since is never high. When the record behind an alert changes, the hit shows it as it is now and `alert.updated` is sent. An extension beyond the v1 text. */
+            live: boolean | null;
             /** @description Nice classes; empty when the source publishes none (such a record is matched on text and territory, and its severity is at most medium). */
             classes: number[];
             rawPayload: {
@@ -1709,7 +1711,7 @@ export interface operations {
                      *           "watchId": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
                      *           "state": "unread",
                      *           "severity": "high",
-                     *           "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered, owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
+                     *           "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered (live), owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
                      *           "rationaleAt": "2026-11-22T09:31:00.000Z",
                      *           "emailedAt": null,
                      *           "createdAt": "2026-11-22T09:31:00.000Z",
@@ -1726,6 +1728,7 @@ export interface operations {
                      *             "registeredAt": "1914-07-28T00:00:00.000Z",
                      *             "expiresAt": null,
                      *             "status": "registered",
+                     *             "live": true,
                      *             "classes": [
                      *               6,
                      *               20
@@ -1741,6 +1744,7 @@ export interface operations {
                      *               "registeredAt": "1914-07-28",
                      *               "expiresAt": null,
                      *               "status": "registered",
+                     *               "live": true,
                      *               "classes": [
                      *                 6,
                      *                 20
@@ -1948,7 +1952,7 @@ export interface operations {
                      *         "watchId": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
                      *         "state": "unread",
                      *         "severity": "high",
-                     *         "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered, owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
+                     *         "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered (live), owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
                      *         "rationaleAt": "2026-11-22T09:31:00.000Z",
                      *         "emailedAt": null,
                      *         "createdAt": "2026-11-22T09:31:00.000Z",
@@ -1965,6 +1969,7 @@ export interface operations {
                      *           "registeredAt": "1914-07-28T00:00:00.000Z",
                      *           "expiresAt": null,
                      *           "status": "registered",
+                     *           "live": true,
                      *           "classes": [
                      *             6,
                      *             20
@@ -1980,6 +1985,7 @@ export interface operations {
                      *             "registeredAt": "1914-07-28",
                      *             "expiresAt": null,
                      *             "status": "registered",
+                     *             "live": true,
                      *             "classes": [
                      *               6,
                      *               20
@@ -2193,7 +2199,7 @@ export interface operations {
                      *         "watchId": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
                      *         "state": "unread",
                      *         "severity": "high",
-                     *         "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered, owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
+                     *         "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered (live), owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
                      *         "rationaleAt": "2026-11-22T09:31:00.000Z",
                      *         "emailedAt": null,
                      *         "createdAt": "2026-11-22T09:31:00.000Z",
@@ -2210,6 +2216,7 @@ export interface operations {
                      *           "registeredAt": "1914-07-28T00:00:00.000Z",
                      *           "expiresAt": null,
                      *           "status": "registered",
+                     *           "live": true,
                      *           "classes": [
                      *             6,
                      *             20
@@ -2225,6 +2232,7 @@ export interface operations {
                      *             "registeredAt": "1914-07-28",
                      *             "expiresAt": null,
                      *             "status": "registered",
+                     *             "live": true,
                      *             "classes": [
                      *               6,
                      *               20
