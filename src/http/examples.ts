@@ -107,6 +107,8 @@ export const alertExample = {
     publishedAt: null,
     opposition: null,
   },
+  // Filed in 1912: on the register long before any watch started looking for it.
+  origin: 'existing_mark',
 };
 
 /** A hit's opposition window, as a record published for opposition gets it (EUIPO rule). */

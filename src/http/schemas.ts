@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALERT_STATES } from '../domain/alerts/types.ts';
+import { ALERT_ORIGINS, ALERT_STATES } from '../domain/alerts/types.ts';
 import { SCOPES } from '../domain/api-keys.ts';
 import { CADENCES, TIERS } from '../domain/plans.ts';
 import { WATCH_TYPES } from '../domain/watch-input.ts';
@@ -98,6 +98,10 @@ export const AlertSchema = z
     emailedAt: timestamp.nullable(),
     createdAt: timestamp,
     hit: HitSchema,
+    origin: z.enum(ALERT_ORIGINS).meta({
+      description:
+        '`new_filing`: the record was filed, or published for opposition, on or after the day the watch started looking for it (its creation, or the last change of its name or classes). `existing_mark`: the record was on the register already; most come from the first scan, which searches the whole register, and are e-mailed as one summary instead of one by one. An extension beyond the v1 text.',
+    }),
   })
   .meta({ id: 'Alert' });
 
