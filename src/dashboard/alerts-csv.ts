@@ -27,6 +27,8 @@ export const CSV_COLUMNS = [
   // Added after the columns above, which keep their order: a reader that takes them by position
   // still finds them where they were.
   'office_number',
+  // new_filing or existing_mark (Alert.origin).
+  'origin',
 ] as const;
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -55,6 +57,7 @@ export function csvRecord(alert: AlertView, note: string | null, watchName: stri
     note ?? '',
     ref?.page?.url ?? '',
     ref?.number ?? '',
+    alert.origin,
   ];
 }
 

@@ -56,7 +56,7 @@ export type AlertOptions = {
 };
 
 /** A hit and its alert as a scan records them, from a few options. */
-function hitWithAlert(watchId: string, options: AlertOptions): NewHit & NewAlert {
+export function hitWithAlert(watchId: string, options: AlertOptions): NewHit & NewAlert {
   const externalId = options.externalId ?? `EM5000000${unique()}`;
   const markText = options.markText ?? 'ACME';
   return {

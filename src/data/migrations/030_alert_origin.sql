@@ -9,6 +9,12 @@
 -- were not recorded: those watches look from their creation.
 ALTER TABLE watches ADD COLUMN criteria_changed_at timestamptz;
 
+-- The alerts' list-version triggers (007) are deferred to the commit, and PostgreSQL alters no
+-- table with pending trigger events (an earlier migration's upgrade step, in the same
+-- transaction, may have left some): they run at once while this migration alters the table (as
+-- in the upgrade step of 008), and wait for the commit again at its end.
+SET CONSTRAINTS alerts_list_version, alerts_list_version_update IMMEDIATE;
+
 ALTER TABLE alerts
   ADD COLUMN origin text CHECK (origin IN ('new_filing', 'existing_mark'));
 
@@ -44,3 +50,5 @@ ALTER TABLE alerts ALTER COLUMN origin SET NOT NULL;
 
 -- GET /alerts?origin=… (and the dashboard's filter): one index range per owner and origin.
 CREATE INDEX alerts_owner_origin_idx ON alerts (owner_id, origin, created_at DESC, id DESC);
+
+SET CONSTRAINTS alerts_list_version, alerts_list_version_update DEFERRED;
