@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.ts';
+import { DEFAULT_POLL_SECONDS } from './runner.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
 import type { Db } from './data/db.ts';
 import { createAccountService } from './domain/accounts.ts';
@@ -58,6 +59,11 @@ export type AppDeps = {
   maxConnections?: number;
   /** Failed API authentications one client address may make per minute before 429 (no lookup). */
   failedAuthPerMinute?: number;
+  /**
+   * SCAN_POLL_SECONDS: how soon a new watch's first scan starts; the dashboard says a watch younger
+   * than this is waiting for it. Default: SCAN_POLL_SECONDS's.
+   */
+  scanPollSeconds?: number;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -218,7 +224,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } });
-  await app.register(dashboardPlugin({ ...services, clock }));
+  await app.register(
+    dashboardPlugin({
+      ...services,
+      clock,
+      scanPollSeconds: deps.scanPollSeconds ?? DEFAULT_POLL_SECONDS,
+    }),
+  );
 
   return app;
 }

@@ -19,6 +19,9 @@ export const watchExample = {
   logoUrl: null,
   logoSt13: null,
   createdAt: '2026-11-22T09:30:00.000Z',
+  lastScannedAt: '2026-11-22T09:31:00.000Z',
+  mirrorCoveredUntil: '2026-11-22T06:02:14.000Z',
+  alertCounts: { unread: 1, read: 0, dismissed: 0 },
 } as const;
 
 const sargentRecord = {

@@ -24,6 +24,20 @@ export const WatchSchema = z
     logoUrl: z.string().nullable(),
     logoSt13: z.string().nullable(),
     createdAt: timestamp,
+    lastScannedAt: timestamp.nullable().meta({
+      description:
+        'When the last successful scan of the watch ended; null until its first scan has. An extension beyond the v1 text.',
+    }),
+    mirrorCoveredUntil: timestamp.nullable().meta({
+      description:
+        'When the register mirror recorded the newest change that scan had seen: what was loaded after it is the next scan’s. Null until a scan has seen a record. An extension beyond the v1 text.',
+    }),
+    alertCounts: z
+      .object({ unread: z.int().min(0), read: z.int().min(0), dismissed: z.int().min(0) })
+      .meta({
+        description:
+          'The watch’s alerts by state: what a scan found so far. An extension beyond the v1 text.',
+      }),
   })
   .meta({ id: 'Watch' });
 

@@ -112,6 +112,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       requestTimeoutMs: config.requestTimeoutMs,
       maxConnections: config.maxConnections,
       failedAuthPerMinute: config.failedAuthPerMinute,
+      scanPollSeconds: config.scanPollSeconds,
     });
     // Closing the app stops accepting connections and waits for the requests in flight.
     cleanups.push(async () => {
