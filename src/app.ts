@@ -8,7 +8,6 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.ts';
-import { DEFAULT_POLL_SECONDS } from './runner.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
 import type { Db } from './data/db.ts';
 import { createAccountService } from './domain/accounts.ts';
@@ -38,6 +37,7 @@ import { meRoutes } from './http/routes/me.ts';
 import { watchRoutes } from './http/routes/watches.ts';
 import { webhookRoutes } from './http/routes/webhooks.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
+import { DEFAULT_POLL_SECONDS } from './runner.ts';
 
 export type AppDeps = {
   db: Db;
