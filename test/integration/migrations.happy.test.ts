@@ -357,6 +357,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '020_register_sync_retries',
       '022_office_records',
       '030_alert_origin',
+      '031_watch_alert_counts',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
