@@ -111,9 +111,14 @@ describe('webhooks: delivery of signed events', () => {
     ) as {
       type: string;
       timestamp: string;
-      data: { id: string };
+      data: { id: string; origin: string };
     };
     assert.equal(event.type, 'alert.created');
+    assert.equal(
+      event.data.origin,
+      'new_filing',
+      'a webhook tells new filings from existing marks',
+    );
     assert.ok(!Number.isNaN(Date.parse(event.timestamp)));
     const read = await server.request('GET', `/api/v1/alerts/${alert.id}`, { headers: auth });
     assert.deepEqual(event.data, read.body.data, 'the alert as the API returns it, hit included');
