@@ -183,9 +183,9 @@ export type ScanCommit = {
 
 /**
  * Raises the alerts, in the scan's transaction `tx`: the hits and their alerts (a hit the watch
- * already has for a record is skipped with its alert), then the owner's e-mail listing the new
- * alerts (new filings; existing marks in one summary) and their `alert.created` webhook events. Returns how many alerts are new; null when the
- * scan may not commit.
+ * already has for a record is skipped with its alert), then the owner's e-mails of the new alerts
+ * (the new filings listed, the existing marks in one summary) and their `alert.created` webhook
+ * events. Returns how many alerts are new; null when the scan may not commit.
  */
 export async function raiseAlerts(
   tx: Queryable,
@@ -216,7 +216,7 @@ export async function raiseAlerts(
   const alertIds = created.map((a) => a.line.alertId);
   await Promise.all([
     ...scan.record(created.length),
-    ...mails.map(({ email, alertIds }) =>
+    ...mails.map(({ email, alertIds: covered }) =>
       mailing === null
         ? null
         : insertOutboxMessage(tx, {
@@ -224,7 +224,7 @@ export async function raiseAlerts(
             ownerId: toRaise.watch.ownerId,
             scanRunId: scan.runId,
             recipients: mailing.recipients,
-            alertIds,
+            alertIds: covered,
             subject: email.subject,
             text: email.text,
             html: email.html,
