@@ -37,6 +37,7 @@ import { meRoutes } from './http/routes/me.ts';
 import { watchRoutes } from './http/routes/watches.ts';
 import { webhookRoutes } from './http/routes/webhooks.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
+import { DEFAULT_POLL_SECONDS } from './runner.ts';
 
 export type AppDeps = {
   db: Db;
@@ -60,6 +61,11 @@ export type AppDeps = {
   failedAuthPerMinute?: number;
   /** DATABASE_STATEMENT_TIMEOUT_SECONDS in ms: each statement of a request, then 503. */
   statementTimeoutMs?: number;
+  /**
+   * SCAN_POLL_SECONDS: how soon a new watch's first scan starts; the dashboard says a watch younger
+   * than this is waiting for it. Default: SCAN_POLL_SECONDS's.
+   */
+  scanPollSeconds?: number;
 };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -227,7 +233,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/openapi.json' } });
-  await app.register(dashboardPlugin({ ...services, clock }));
+  await app.register(
+    dashboardPlugin({
+      ...services,
+      clock,
+      scanPollSeconds: deps.scanPollSeconds ?? DEFAULT_POLL_SECONDS,
+    }),
+  );
 
   return app;
 }

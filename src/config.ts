@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_CACHE_BYTES } from './domain/page-cache.ts';
 import { FEED_NAMES, findFeed, isHttpUrl } from './register/feeds.ts';
+import { DEFAULT_POLL_SECONDS } from './runner.ts';
 
 // The only module that reads process.env. Everything else receives a Config.
 const PORT_MESSAGE = 'must be an integer from 0 to 65535';
@@ -142,7 +143,7 @@ const envSchema = z.object({
     .number({ error: 'must be a number of seconds from 0.1 to 60' })
     .min(0.1, { error: 'must be a number of seconds from 0.1 to 60' })
     .max(60, { error: 'must be a number of seconds from 0.1 to 60' })
-    .default(5),
+    .default(DEFAULT_POLL_SECONDS),
   ALERT_LIST_CACHE_MB: z.coerce
     .number({ error: CACHE_MESSAGE })
     .int({ error: CACHE_MESSAGE })

@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import { logFailure } from './outage.ts';
 
+/** How often a process looks for due work when none was due (SCAN_POLL_SECONDS's default). */
+export const DEFAULT_POLL_SECONDS = 5;
+
 // The one way background work runs: scans, alert e-mail, webhook deliveries and the register
 // sync are each a queue of rows in the database, and this module works them. Each queue claims
 // its due rows itself, in one statement of its repository (FOR UPDATE SKIP LOCKED, with a lease

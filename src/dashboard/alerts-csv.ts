@@ -29,6 +29,8 @@ export const CSV_COLUMNS = [
   'office_number',
   // The hit's `live`: true, false, or empty when the office's code says neither.
   'live',
+  // new_filing or existing_mark (Alert.origin).
+  'origin',
 ] as const;
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -58,6 +60,7 @@ export function csvRecord(alert: AlertView, note: string | null, watchName: stri
     ref?.page?.url ?? '',
     ref?.number ?? '',
     hit.live === null ? '' : String(hit.live),
+    alert.origin,
   ];
 }
 

@@ -39,6 +39,8 @@ export type DashboardServices = {
   signIn: SignInService;
   /** "Opposition closes in N days" is counted from its now. */
   clock: Clock;
+  /** SCAN_POLL_SECONDS: a watch younger than this is waiting for its first scan. */
+  scanPollSeconds: number;
 };
 
 /** The session of a route behind `dashboard: 'user'`. */

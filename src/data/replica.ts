@@ -185,6 +185,8 @@ function fallingBack(standby: Db, primary: Db, lost: () => void): Db {
     transaction: (fn) => either((db) => db.transaction(fn)),
     exec: (script) => primary.exec(script),
     copyFrom: (target, data) => primary.copyFrom(target, data),
+    // Readiness is the primary's: a standby that is down only sends reads back to it.
+    ping: () => primary.ping(),
     close: async () => {},
   };
 }

@@ -96,9 +96,15 @@ export function createWatchService(db: Db) {
         const attributesChanged =
           input.attributes !== undefined &&
           JSON.stringify(input.attributes) !== JSON.stringify(current.attributes);
+        const classesChanged =
+          input.attributes !== undefined &&
+          JSON.stringify(input.attributes.niceClasses) !==
+            JSON.stringify(current.attributes.niceClasses);
         const json = await repo.updateWatch(tx, principal.ownerId, id, {
           ...input,
           needsFullScan: nameChanged || attributesChanged,
+          // What is filed from now on is new to the watch (alert origin, domain/alerts/origin.ts).
+          criteriaChanged: nameChanged || classesChanged,
           // A new name or new attributes deserve a full scan soon, not after a whole cadence.
           scanNow: reactivating || nameChanged || attributesChanged,
         });

@@ -139,3 +139,38 @@ ${rows}
 </body></html>`;
   return { subject, text, html };
 }
+
+/**
+ * The one e-mail of the existing marks a scan found (most of them at a watch's first scan, which
+ * searches the whole register): how many, how serious, and a link to the dashboard's list of them.
+ * They are the register as it stood when the watch started looking, not new filings, so they are
+ * not listed one by one.
+ */
+export function composeExistingMarksEmail(
+  watch: { id: string; name: string },
+  alerts: readonly Pick<AlertLine, 'severity'>[],
+  publicUrl: string,
+): AlertEmail {
+  const count = alerts.length;
+  const name = oneLine(watch.name);
+  const marks = `${count} existing ${count === 1 ? 'mark' : 'marks'}`;
+  const subject = `${marks} on the register may conflict with ${name}`;
+  const link = `${publicUrl}/alerts?${new URLSearchParams({ origin: 'existing_mark', watch: watch.id })}`;
+  const bySeverity = (['high', 'medium', 'low'] as const)
+    .map((severity) => [severity, alerts.filter((a) => a.severity === severity).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([severity, n]) => `${n} ${severity}`)
+    .join(', ');
+  const found = (watchName: string) =>
+    `Trademark Watch found ${marks} that were already on the register when your watch ${watchName} started looking, and may conflict with it (${bySeverity}).`;
+  const why =
+    'They are not new filings (those are e-mailed one by one as they appear): review these in one list.';
+  const text = [found(`"${name}"`), why, '', `Review them at ${link}`].join('\n');
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family: system-ui, sans-serif; color: #1a1a1a">
+<p>${found(`<strong>${escapeHtml(name)}</strong>`)}</p>
+<p>${escapeHtml(why)}</p>
+<p><a href="${escapeHtml(link)}">Review the existing marks</a></p>
+</body></html>`;
+  return { subject, text, html };
+}

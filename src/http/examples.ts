@@ -19,6 +19,9 @@ export const watchExample = {
   logoUrl: null,
   logoSt13: null,
   createdAt: '2026-11-22T09:30:00.000Z',
+  lastScannedAt: '2026-11-22T09:31:00.000Z',
+  mirrorCoveredUntil: '2026-11-22T06:02:14.000Z',
+  alertCounts: { unread: 1, read: 0, dismissed: 0 },
 } as const;
 
 const sargentRecord = {
@@ -109,6 +112,8 @@ export const alertExample = {
     publishedAt: null,
     opposition: null,
   },
+  // Filed in 1912: on the register long before any watch started looking for it.
+  origin: 'existing_mark',
 };
 
 /** A hit's opposition window, as a record published for opposition gets it (EUIPO rule). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALERT_STATES } from '../domain/alerts/types.ts';
+import { ALERT_ORIGINS, ALERT_STATES } from '../domain/alerts/types.ts';
 import { SCOPES } from '../domain/api-keys.ts';
 import { CADENCES, TIERS } from '../domain/plans.ts';
 import { WATCH_DESIGNATIONS, WATCH_TYPES } from '../domain/watch-input.ts';
@@ -24,6 +24,20 @@ export const WatchSchema = z
     logoUrl: z.string().nullable(),
     logoSt13: z.string().nullable(),
     createdAt: timestamp,
+    lastScannedAt: timestamp.nullable().meta({
+      description:
+        'When the last successful scan of the watch ended; null until its first scan has. An extension beyond the v1 text.',
+    }),
+    mirrorCoveredUntil: timestamp.nullable().meta({
+      description:
+        'When the register mirror recorded the newest change that scan had seen: what was loaded after it is the next scan’s. Null until a scan has seen a record. An extension beyond the v1 text.',
+    }),
+    alertCounts: z
+      .object({ unread: z.int().min(0), read: z.int().min(0), dismissed: z.int().min(0) })
+      .meta({
+        description:
+          'The watch’s alerts by state: what a scan found so far. An extension beyond the v1 text.',
+      }),
   })
   .meta({ id: 'Watch' });
 
@@ -102,6 +116,10 @@ export const AlertSchema = z
     emailedAt: timestamp.nullable(),
     createdAt: timestamp,
     hit: HitSchema,
+    origin: z.enum(ALERT_ORIGINS).meta({
+      description:
+        '`new_filing`: the record was filed, or published for opposition, on or after the day the watch started looking for it (its creation, or the last change of its name or classes). `existing_mark`: the record was on the register already; most come from the first scan, which searches the whole register, and are e-mailed as one summary instead of one by one. An extension beyond the v1 text.',
+    }),
   })
   .meta({ id: 'Alert' });
 

@@ -21,7 +21,7 @@ import {
   type HttpOptions,
   withRetries,
 } from './http-download.ts';
-import { importRecordFiles } from './import.ts';
+import { errorCount, importRecordFiles } from './import.ts';
 import {
   displayUrl,
   type EuipoCredentials,
@@ -380,7 +380,7 @@ export async function syncEuipoApi(
       imported: summary.imported,
       updated: summary.updated,
       skipped: summary.skipped + fetched.skipped,
-      errors: summary.errors.length + fetched.errors,
+      errors: errorCount(summary) + fetched.errors,
     };
     await finishRegisterFile(db, 'euipo-api', window.name, {
       status: 'loaded',

@@ -26,7 +26,10 @@ export type ImportSummary = {
   imported: number;
   updated: number;
   skipped: number;
+  /** The first MAX_LISTED_ERRORS errors; `moreErrors` counts the others. */
   errors: ImportError[];
+  /** Errors beyond those listed; absent when every error is listed. */
+  moreErrors?: number;
   /** Records the office deleted and the mirror deleted with them; absent when there were none. */
   deleted?: number;
 };
@@ -35,8 +38,6 @@ export type ImportOptions = {
   batchSize?: number;
   /** `fileCount` is null when the files come one at a time (a zip's entries, as extracted). */
   onProgress?: (progress: ReadProgress & { fileIndex: number; fileCount: number | null }) => void;
-  /** Errors listed in the summary; further ones are counted in a last entry. */
-  maxListedErrors?: number;
   /**
    * The day (YYYY-MM-DD) of the register the files are a copy of (a feed's file date): the as-of
    * date of their records that do not give their own. Without either, the last import wins.
@@ -54,6 +55,16 @@ export type ImportOptions = {
    */
   initial?: boolean;
 };
+
+/**
+ * Errors an import lists: enough to see what is wrong with a file, not the 180 KB of JSON that a
+ * file of 180,000 unreadable records would print. The others are counted in `moreErrors`.
+ */
+export const MAX_LISTED_ERRORS = 100;
+
+/** How many errors an import met, listed or not. */
+export const errorCount = (summary: ImportSummary): number =>
+  summary.errors.length + (summary.moreErrors ?? 0);
 
 export function toMarkUpsert(record: RegisterRecord, asOf: string | null = null): MarkUpsert {
   const keys = matchKeys(record.markText);
@@ -132,7 +143,7 @@ class BatchWriter {
   }
 
   report(error: ImportError): void {
-    if (this.summary.errors.length < (this.options.maxListedErrors ?? 1000)) {
+    if (this.summary.errors.length < MAX_LISTED_ERRORS) {
       this.summary.errors.push(error);
     } else this.#unlisted++;
   }
@@ -223,14 +234,11 @@ class BatchWriter {
 
   /** The summary as `marks import` prints it (`deleted` only when the office deleted some). */
   result(): ImportSummary {
-    if (this.#unlisted > 0) {
-      this.summary.errors.push({
-        file: '',
-        line: null,
-        message: `${this.#unlisted} more errors not listed`,
-      });
-    }
-    return this.#deleted > 0 ? { ...this.summary, deleted: this.#deleted } : this.summary;
+    return {
+      ...this.summary,
+      ...(this.#unlisted > 0 ? { moreErrors: this.#unlisted } : {}),
+      ...(this.#deleted > 0 ? { deleted: this.#deleted } : {}),
+    };
   }
 
   /** How many records the import wrote (for settling the indexes). */

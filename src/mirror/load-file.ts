@@ -11,7 +11,7 @@ import {
   type HeadersFor,
   type HttpOptions,
 } from './http-download.ts';
-import { type ImportSummary, importRecordFiles } from './import.ts';
+import { errorCount, type ImportSummary, importRecordFiles } from './import.ts';
 import {
   displayUrl,
   INTERRUPTED,
@@ -182,7 +182,7 @@ export async function loadFile(load: FileLoad, file: ListedFile): Promise<SyncFi
       imported: summary.imported,
       updated: summary.updated,
       skipped: summary.skipped,
-      errors: summary.errors.length,
+      errors: errorCount(summary),
     };
     await finishRegisterFile(db, feedName, file.name, {
       status: 'loaded',

@@ -233,7 +233,12 @@ async function commitScan(
     return;
   }
   const toRaise = alertsToRaise({
-    watch: { id: watch.id, ownerId: watch.ownerId, name: watch.name },
+    watch: {
+      id: watch.id,
+      ownerId: watch.ownerId,
+      name: watch.name,
+      lookingSince: watch.lookingSince,
+    },
     prepared: search.prepared,
     stats: search.stats,
     findings: search.findings,

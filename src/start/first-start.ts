@@ -1,10 +1,12 @@
 import type { Db } from '../data/db.ts';
 import { countUsers } from '../data/repositories/accounts.ts';
-import { countMarks } from '../data/repositories/marks.ts';
+import { countMarks, countMarksByOffice } from '../data/repositories/marks.ts';
 import { createAccountService } from '../domain/accounts.ts';
 import { SCOPES } from '../domain/api-keys.ts';
 import { randomBase62 } from '../domain/ids.ts';
 import { importRecordFiles } from '../mirror/import.ts';
+import { FEEDS } from '../register/feeds.ts';
+import { officeName } from '../register/office-names.ts';
 import { SAMPLE_MARKS_PATH } from '../register/sample-marks.ts';
 import type { RoleContext } from './context.ts';
 
@@ -61,17 +63,65 @@ export const demoAccountStep: FirstStartStep = {
   },
 };
 
-/** The bundled sample of real records, so that a newcomer's first watch finds something. */
+/**
+ * The bundled sample of real records, so that a newcomer's first watch finds something; then what
+ * the mirror holds, per office, and how to load a real register: a newcomer must not take 21
+ * sample records for the register their watches are scanned against.
+ */
 export const sampleMarksStep: FirstStartStep = {
   name: 'register sample',
   async run({ db }) {
-    if ((await countMarks(db)) > 0) return [];
-    const summary = await importRecordFiles(db, [SAMPLE_MARKS_PATH]);
+    const sample =
+      (await countMarks(db)) > 0 ? null : await importRecordFiles(db, [SAMPLE_MARKS_PATH]);
     return [
-      `Loaded ${summary.imported} sample trademark records (real USPTO cases: a sample, not a register) into the register mirror.`,
+      ...(sample === null
+        ? []
+        : [
+            `Loaded ${sample.imported} sample trademark records (real USPTO cases: a sample, not a register) into the register mirror.`,
+          ]),
+      ...mirrorLines(await countMarksByOffice(db), sample !== null),
+      ...realRegisterLines(),
     ];
   },
 };
+
+/** "The register mirror holds 21 records: 21 from the USPTO (US), the bundled sample." */
+function mirrorLines(offices: { jurisdiction: string; n: number }[], sample: boolean): string[] {
+  const total = offices.reduce((sum, o) => sum + o.n, 0);
+  const from = offices
+    .map((o) => `${o.n} from the ${officeName(o.jurisdiction)} (${o.jurisdiction})`)
+    .join(', ');
+  const where = sample ? ', the bundled sample' : '';
+  return [
+    total === 0
+      ? 'The register mirror holds no records.'
+      : `The register mirror holds ${total} ${total === 1 ? 'record' : 'records'}: ${from}${where}.`,
+  ];
+}
+
+/**
+ * The one command that loads a real register, with a feed that needs no key (an official location
+ * and neither an API key nor anything else to set), and the others with what they want.
+ */
+function realRegisterLines(): string[] {
+  const free = FEEDS.filter((f) => f.defaultUrl !== null && !f.apiKey && !f.needs);
+  const others = FEEDS.filter((f) => !free.includes(f));
+  const first = free[0];
+  if (first === undefined) return [];
+  return [
+    `To load a real register (no key needed: ${free.map((f) => f.name).join(', ')}), stop the server and run:`,
+    `  tmwatch registers sync --feed ${first.name}`,
+    `  then start with REGISTER_FEEDS=${first.name} to keep it current every day.`,
+    `  The other feeds want a key, a mirror or credentials: ${others.map((f) => `${f.name} (${wants(f)})`).join(', ')}.`,
+  ];
+}
+
+/** What a feed wants before it can sync from its office. */
+function wants(feed: (typeof FEEDS)[number]): string {
+  if (feed.apiKey) return feed.apiKey.variable;
+  if (feed.defaultUrl === null) return 'the URL of a mirror';
+  return 'API credentials';
+}
 
 /**
  * Run in this order on the first start. "First" means the embedded database has no user yet, so

@@ -114,6 +114,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       maxConnections: config.maxConnections,
       statementTimeoutMs: config.statementTimeoutMs,
       failedAuthPerMinute: config.failedAuthPerMinute,
+      scanPollSeconds: config.scanPollSeconds,
     });
     // Closing the app stops accepting connections and waits for the requests in flight.
     cleanups.push(async () => {

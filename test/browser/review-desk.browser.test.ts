@@ -323,6 +323,7 @@ describe('the review desk in a browser', { skip }, () => {
       'emailedAt',
       'hit',
       'id',
+      'origin',
       'rationale',
       'rationaleAt',
       'severity',

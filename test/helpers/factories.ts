@@ -5,7 +5,7 @@ import {
   type NewHit,
 } from '../../src/data/repositories/alerts.ts';
 import { createAccountService } from '../../src/domain/accounts.ts';
-import type { AlertSeverity } from '../../src/domain/alerts/types.ts';
+import type { AlertOrigin, AlertSeverity } from '../../src/domain/alerts/types.ts';
 import { SCOPES } from '../../src/domain/api-keys.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { type Cadence, PLANS, type Tier } from '../../src/domain/plans.ts';
@@ -41,6 +41,7 @@ export type AlertOptions = {
   markText?: string;
   severity?: AlertSeverity;
   rationale?: string;
+  origin?: AlertOrigin;
   publishedAt?: string | null;
   opposition?: unknown;
   jurisdiction?: string;
@@ -57,7 +58,7 @@ export type AlertOptions = {
 };
 
 /** A hit and its alert as a scan records them, from a few options. */
-function hitWithAlert(watchId: string, options: AlertOptions): NewHit & NewAlert {
+export function hitWithAlert(watchId: string, options: AlertOptions): NewHit & NewAlert {
   const externalId = options.externalId ?? `EM5000000${unique()}`;
   const markText = options.markText ?? 'ACME';
   return {
@@ -82,6 +83,7 @@ function hitWithAlert(watchId: string, options: AlertOptions): NewHit & NewAlert
     alertId: newId('alt'),
     severity: options.severity ?? 'medium',
     rationale: options.rationale ?? '**Severity: medium.** Made by a test factory.',
+    origin: options.origin ?? 'new_filing',
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../src/data/db.ts';
+import type { NewAlert, NewHit } from '../../src/data/repositories/alerts.ts';
 import { newId, randomBase62 } from '../../src/domain/ids.ts';
 import { MIRROR_SOURCE } from '../../src/register/sources.ts';
 
@@ -97,4 +98,40 @@ export async function insertAlertBefore008(
     [alertId, watchId, hitId],
   );
   return alertId;
+}
+
+/**
+ * A hit and its alert as the schema from 008 to 029 stored them (no origin), for the tests that
+ * upgrade such a database; `row` is what the factories make (hitWithAlert).
+ */
+export async function insertAlertBefore030(db: Db, row: NewHit & NewAlert): Promise<string> {
+  await db.query(
+    `INSERT INTO hits (id, watch_id, source_code, external_id, entity_type, display_name,
+                       owner_name, owner_country_code, jurisdiction, filed_at, status, classes,
+                       raw_payload, published_at, opposition)
+     VALUES ($1, $2, $3, $4, 'trademark', $5, $6, $7, $8, $9, $10, $11, $12::text::jsonb, $13,
+             $14::text::jsonb)`,
+    [
+      row.id,
+      row.watchId,
+      row.sourceCode,
+      row.externalId,
+      row.displayName,
+      row.ownerName,
+      row.ownerCountryCode,
+      row.jurisdiction,
+      row.filedAt,
+      row.status,
+      row.classes,
+      JSON.stringify(row.rawPayload),
+      row.publishedAt,
+      JSON.stringify(row.opposition),
+    ],
+  );
+  await db.query(
+    `INSERT INTO alerts (id, watch_id, hit_id, owner_id, severity, rationale, rationale_at)
+     SELECT $1, $2, $3, owner_id, $4, $5, now_ms() FROM watches WHERE id = $2`,
+    [row.alertId, row.watchId, row.id, row.severity, row.rationale],
+  );
+  return row.alertId;
 }

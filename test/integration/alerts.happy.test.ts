@@ -54,6 +54,7 @@ describe('alerts: happy paths', () => {
     assert.equal(alert.emailedAt, null);
     assert.equal(alert.hit.publishedAt, null);
     assert.equal(alert.hit.opposition, null);
+    assert.equal(alert.origin, 'new_filing');
     assert.match(alert.createdAt, ISO_MS);
     assert.match(alert.hit.id, /^hit_[0-9A-Za-z]+$/);
     assert.equal(alert.hit.entityType, 'trademark');
@@ -99,6 +100,21 @@ describe('alerts: happy paths', () => {
     const bad = await server.request('GET', '/api/v1/alerts?severity=urgent', { headers: auth });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.code, 'validation_error');
+  });
+
+  it('every alert says its origin, and origin= filters the list to new filings or existing marks', async () => {
+    const { auth, watch, alertId: newFiling } = await alertFixture();
+    const existing = await server.make.makeAlert(watch.id, { origin: 'existing_mark' });
+    const one = await server.request('GET', `/api/v1/alerts/${existing}`, { headers: auth });
+    assert.equal(one.body.data.origin, 'existing_mark');
+    assert.deepEqual(await listIds(auth, '?origin=new_filing'), [newFiling]);
+    assert.deepEqual(await listIds(auth, '?origin=existing_mark'), [existing]);
+    assert.deepEqual(await listIds(auth, ''), [newFiling, existing].sort());
+    for (const query of ['origin=old', 'origin=', 'origin=new_filing&origin=existing_mark']) {
+      const bad = await server.request('GET', `/api/v1/alerts?${query}`, { headers: auth });
+      assert.equal(bad.status, 400, query);
+      assert.equal(bad.body.error.code, 'validation_error', query);
+    }
   });
 
   it('GET /alerts/{id} answers exactly the list row', async () => {

@@ -16,6 +16,13 @@ import { startSmtpPeer } from '../helpers/smtp.ts';
 
 const logger = createLogger('silent');
 
+/** Today (UTC): a record filed today is a new filing for a watch created today. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** A register record filed today, after the test's watch started looking: a new filing. */
+const newFiling = (overrides: Record<string, unknown> = {}) =>
+  makeRecord({ filedAt: today(), ...overrides });
+
 describe('alert e-mail', () => {
   let database: TestDatabase;
   let db: Db;
@@ -42,13 +49,13 @@ describe('alert e-mail', () => {
   async function scannedWatch(
     tier: 'free' | 'solo' | 'team',
     records: Record<string, unknown>[] = [
-      makeRecord({
+      newFiling({
         markText: 'NORTHWIND',
         ownerName: 'Northwind Rival AG',
         classes: [9, 42],
         publishedAt: '2026-11-10',
       }),
-      makeRecord({ markText: 'NORTHWYND' }),
+      newFiling({ markText: 'NORTHWYND' }),
     ],
     designations: string[] = ['DE'],
   ) {
@@ -95,7 +102,7 @@ describe('alert e-mail', () => {
     assert.match(raw, /Northwind Rival AG/);
     assert.match(raw, /Classes: 9, 42/);
     assert.match(raw, /Office: EUIPO \(EM\), EUTM \d{9}/);
-    assert.match(raw, /Filed: 2026-10-01/);
+    assert.ok(raw.includes(`Filed: ${today()}`));
     assert.ok(raw.includes(`https://tm.example/alerts/${alert?.id}`));
     // Severity, rationale and the opposition window, for each mark.
     assert.match(raw, /Subject: Northwind: 2 new marks may conflict \(2 high\)/);
@@ -113,14 +120,14 @@ describe('alert e-mail', () => {
   });
 
   it('a field the source does not give reads "not published by this source", and the office number links to the office', async () => {
-    const record = makeRecord({
+    const record = newFiling({
       markText: 'NORTHWIND',
       ownerName: null,
       ownerCountryCode: null,
       status: null,
       classes: [],
     });
-    const countryless = makeRecord({ markText: 'NORTHWINDS', ownerName: 'Nomad Ltd' });
+    const countryless = newFiling({ markText: 'NORTHWINDS', ownerName: 'Nomad Ltd' });
     delete (countryless as { ownerCountryCode?: string }).ownerCountryCode;
     await scannedWatch('solo', [record, countryless]);
     const transport = smtpTransport(smtp.url, DEFAULT_MAIL_FROM);
@@ -150,12 +157,12 @@ describe('alert e-mail', () => {
 
   it('a CIPO record: its application number as CIPO writes it, linked to the Canadian Trademarks Database', async () => {
     // The key the ST.96 reader gives a CIPO record, and one of an office with no known page.
-    const cipo = makeRecord({
+    const cipo = newFiling({
       externalId: 'CA-1829192',
       jurisdiction: 'CA',
       markText: 'NORTHWIND',
     });
-    const nz = makeRecord({ externalId: 'NZ-1234567', jurisdiction: 'NZ', markText: 'NORTHWYND' });
+    const nz = newFiling({ externalId: 'NZ-1234567', jurisdiction: 'NZ', markText: 'NORTHWYND' });
     await scannedWatch('solo', [cipo, nz], ['CA', 'NZ']);
     const transport = smtpTransport(smtp.url, DEFAULT_MAIL_FROM);
     await flushDueEmails(db, transport, logger);
@@ -245,11 +252,11 @@ describe('alert e-mail', () => {
     const make = factories(db);
     const { principal } = await make.makeOwner({ tier: 'solo' });
     const summary = await importRecords(db, [
-      makeRecord({ markText: 'NORTHWIND\r\nBcc: x@example.com' }),
-      makeRecord({ markText: 'NORTHWIND', ownerName: 'Evil\u2028Bcc: y@example.com' }),
-      makeRecord({ markText: 'NORTHWIND\u202E', ownerName: 'Bidi AG' }),
-      makeRecord({ markText: 'NORTH\u0007WIND' }),
-      makeRecord({ markText: 'NORTHWYND', ownerName: 'Honest Owner BV' }),
+      newFiling({ markText: 'NORTHWIND\r\nBcc: x@example.com' }),
+      newFiling({ markText: 'NORTHWIND', ownerName: 'Evil\u2028Bcc: y@example.com' }),
+      newFiling({ markText: 'NORTHWIND\u202E', ownerName: 'Bidi AG' }),
+      newFiling({ markText: 'NORTH\u0007WIND' }),
+      newFiling({ markText: 'NORTHWYND', ownerName: 'Honest Owner BV' }),
     ]);
     assert.equal(summary.imported, 1, JSON.stringify(summary));
     assert.deepEqual(
@@ -273,6 +280,51 @@ describe('alert e-mail', () => {
     assert.match(raw, /Subject: Northwind: 1 new mark may conflict/);
     assert.match(raw, /Honest Owner BV/);
     assert.doesNotMatch(raw, /Bcc|example\.com/);
+  });
+
+  it("the first scan's existing marks go out as one summary e-mail linking to their list", async () => {
+    const { user, watch } = await scannedWatch('solo', [
+      makeRecord({ markText: 'NORTHWIND', filedAt: '1987-03-02' }),
+      makeRecord({ markText: 'NORTHWYND', filedAt: '2019-06-11', publishedAt: '2019-09-01' }),
+      makeRecord({ markText: 'NORTHWINDS', filedAt: '2026-10-01' }),
+    ]);
+    const transport = smtpTransport(smtp.url, DEFAULT_MAIL_FROM);
+    assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 1, failed: 0 });
+    transport.close();
+    assert.equal(smtp.received.length, 1);
+    assert.deepEqual(smtp.received[0]?.to, [user.email]);
+    const raw = (smtp.received[0]?.raw ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    assert.match(raw, /Subject: 3 existing marks on the register may conflict with Northwind/);
+    assert.ok(
+      raw.includes(`https://tm.example/alerts?origin=existing_mark&watch=${watch.id}`),
+      'the link to the filtered list',
+    );
+    assert.doesNotMatch(raw, /newly filed/);
+    assert.doesNotMatch(raw, /NORTHWYND/, 'not listed one by one');
+    const rows = await db.query<{ origin: string; emailed_at: Date | null }>(
+      'SELECT origin, emailed_at FROM alerts WHERE watch_id = $1',
+      [watch.id],
+    );
+    assert.equal(rows.length, 3);
+    assert.ok(rows.every((r) => r.origin === 'existing_mark' && r.emailed_at instanceof Date));
+  });
+
+  it('a new filing is e-mailed as newly filed, apart from the summary of the existing marks', async () => {
+    await scannedWatch('solo', [
+      newFiling({ markText: 'NORTHWIND', ownerName: 'Newcomer AG' }),
+      makeRecord({ markText: 'NORTHWYND', ownerName: 'Old Hand Ltd', filedAt: '2001-08-23' }),
+    ]);
+    const transport = smtpTransport(smtp.url, DEFAULT_MAIL_FROM);
+    assert.deepEqual(await flushDueEmails(db, transport, logger), { sent: 2, failed: 0 });
+    transport.close();
+    const raws = smtp.received.map((m) => m.raw.replace(/=\r?\n/g, ''));
+    const newly = raws.filter((raw) => /Subject: Northwind: 1 new mark may conflict/.test(raw));
+    const summary = raws.filter((raw) => /Subject: 1 existing mark on the register/.test(raw));
+    assert.equal(newly.length, 1);
+    assert.equal(summary.length, 1);
+    assert.match(newly[0] ?? '', /found 1 newly filed mark that may conflict/);
+    assert.match(newly[0] ?? '', /Newcomer AG/);
+    assert.doesNotMatch(newly[0] ?? '', /Old Hand Ltd|NORTHWYND/);
   });
 
   it('the retry delay doubles from 30 s and is capped at an hour', () => {

@@ -89,7 +89,7 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
     assert.match(mail?.text ?? '', /Status: pending\n {2}Live or dead: live\n/);
     const csv = await dashboard.get(`/alerts.csv?watch=${watch.id}`);
     const [header, row] = csv.text.replace(/^\uFEFF/, '').split('\r\n');
-    assert.match(header ?? '', /,office_number,live$/);
+    assert.match(header ?? '', /,office_number,live,origin$/);
     assert.match(row ?? '', /,98186103,true$/);
   });
 

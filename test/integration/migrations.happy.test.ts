@@ -7,9 +7,9 @@ import { MATCH_KEYS_VERSION, matchKeys } from '../../src/matching/normalize.ts';
 import { migrateDatabase, UPGRADE_STEPS } from '../../src/start/database.ts';
 import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { factories } from '../helpers/factories.ts';
+import { factories, hitWithAlert } from '../helpers/factories.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
-import { insertAlertBefore008 } from '../helpers/seed.ts';
+import { insertAlertBefore008, insertAlertBefore030 } from '../helpers/seed.ts';
 
 // Upgrading a database that already holds data: migrations are forward-only and run on a live
 // install's rows, not only on the empty database every other test starts from.
@@ -72,6 +72,8 @@ describe('migrations: upgrading a database with data', () => {
       createdAt: null,
       // Assessed by the upgrade (008) for the older one, given by the factory for the newer one.
       severity: null,
+      // From the dates by the upgrade (030) for the older one, given by the factory for the newer.
+      origin: null,
       rationale: null,
       rationaleAt: null,
       hit: {
@@ -232,27 +234,28 @@ describe('migrations: 014 on a database that holds made-up owners, countries, st
     // The watch is "Acme" in class 9 for DE. The invented record is the identical text ACME in
     // the computed class 34; the real one is an ordinary hit the factory makes.
     const { watchId } = await ownerWithAlerts(db, 0, { oldSchema: true });
-    const make = factories(db);
-    // The factory writes hits as today's scans do, with migration 028's column: there for the
-    // factory only, and gone again before the migrations run.
-    await db.exec('ALTER TABLE hits ADD COLUMN live boolean');
-    const invented = await make.makeAlert(watchId, {
-      externalId: PLACEHOLDER_PAYLOAD.externalId,
-      markText: 'ACME',
-      ownerName: '(not in source data)',
-      ownerCountryCode: 'XX',
-      status: 'filed',
-      classes: [34],
-      rationale: '**Severity: high.** Owner `(not in source data)`, shared Nice class 34.',
-      severity: 'high',
-    });
+    const invented = await insertAlertBefore030(
+      db,
+      hitWithAlert(watchId, {
+        externalId: PLACEHOLDER_PAYLOAD.externalId,
+        markText: 'ACME',
+        ownerName: '(not in source data)',
+        ownerCountryCode: 'XX',
+        status: 'filed',
+        classes: [34],
+        rationale: '**Severity: high.** Owner `(not in source data)`, shared Nice class 34.',
+        severity: 'high',
+      }),
+    );
     await db.query(
       `UPDATE hits SET raw_payload = $2::text::jsonb
         WHERE id = (SELECT hit_id FROM alerts WHERE id = $1)`,
       [invented, JSON.stringify(PLACEHOLDER_PAYLOAD)],
     );
-    const real = await make.makeAlert(watchId, { markText: 'ACMEE', severity: 'high' });
-    await db.exec('ALTER TABLE hits DROP COLUMN live');
+    const real = await insertAlertBefore030(
+      db,
+      hitWithAlert(watchId, { markText: 'ACMEE', severity: 'high' }),
+    );
     await insertMark(db, PLACEHOLDER_PAYLOAD.externalId, `'(not in source data)', 'XX'`);
     await db.query(
       `INSERT INTO marks (source_code, external_id, mark_text, owner_name, owner_country_code,
@@ -357,6 +360,8 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '024_webhook_errors_without_addresses',
       '025_initial_load',
       '028_live_or_dead',
+      '030_alert_origin',
+      '031_watch_alert_counts',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
@@ -486,7 +491,10 @@ describe('migrations: 017 builds the same alert JSON as before, faster', () => {
     await db.exec(
       `CREATE TEMP TABLE rebuilt AS SELECT * FROM alerts WITH NO DATA;
        CREATE TRIGGER rebuild BEFORE INSERT ON rebuilt FOR EACH ROW
-         EXECUTE FUNCTION alerts_api_json_008();`,
+         EXECUTE FUNCTION alerts_api_json_008();
+       -- The origin (migration 030) is appended by a trigger of its own, after the JSON is built.
+       CREATE TRIGGER rebuild_origin BEFORE INSERT ON rebuilt FOR EACH ROW
+         EXECUTE FUNCTION alerts_add_origin_json();`,
     );
     await db.query('INSERT INTO rebuilt SELECT * FROM alerts');
     const pairs = await db.query<{ id: string; now: string; then: string }>(
@@ -617,6 +625,9 @@ describe('migration 024: webhook delivery errors without addresses', () => {
         'no answer within 10 s',
       ],
     );
+  });
+});
+
 describe('migrations: 028 on a mirror and alerts stored before it', () => {
   let database: TestDatabase;
   before(async () => {

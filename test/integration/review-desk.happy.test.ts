@@ -133,4 +133,26 @@ describe('review desk', () => {
     assert.equal(csv.status, 400);
     assert.ok(textOf(csv.text).includes('“urgent” is not a severity'));
   });
+
+  it('filters by origin, labels each alert new or existing, and exports the origin', async () => {
+    const { client, watchId } = await desk();
+    await server.make.makeAlert(watchId, { markText: 'NEWCOMER' });
+    await server.make.makeAlert(watchId, { markText: 'OLDTIMER', origin: 'existing_mark' });
+    const existing = textOf((await client.get('/alerts?origin=existing_mark')).text);
+    assert.ok(existing.includes('OLDTIMER'));
+    assert.ok(!existing.includes('NEWCOMER'));
+    assert.match(existing, /OLDTIMER Medium severity Unread Existing mark/);
+    const both = textOf((await client.get('/alerts')).text);
+    assert.match(both, /NEWCOMER Medium severity Unread New filing/);
+    const csv = (await client.get('/alerts.csv?origin=new_filing')).text;
+    const [header, ...rows] = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    assert.ok(header?.endsWith(',origin'), header);
+    assert.equal(rows.length, 1);
+    assert.ok(rows[0]?.includes('NEWCOMER') && rows[0].endsWith(',new_filing'), rows[0]);
+    const bad = await client.get('/alerts?origin=ancient');
+    assert.ok(textOf(bad.text).includes('“ancient” is not an origin'));
+  });
 });

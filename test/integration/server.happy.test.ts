@@ -103,6 +103,15 @@ describe('first start of an empty embedded database', () => {
     const server = await startServe({ ...install.env, SCHEDULER: 'on', SCAN_POLL_SECONDS: '0.5' });
     try {
       assert.match(server.banner, /Loaded 21 sample trademark records \(real USPTO cases/);
+      // What the mirror holds and from where, and the one command that loads a real register.
+      assert.match(
+        server.banner,
+        /The register mirror holds 21 records: 21 from the USPTO \(US\), the bundled sample\./,
+      );
+      assert.match(server.banner, /no key needed: cipo-weekly\)/);
+      assert.match(server.banner, /\n {2}tmwatch registers sync --feed cipo-weekly\n/);
+      assert.match(server.banner, /REGISTER_FEEDS=cipo-weekly/);
+      assert.match(server.banner, /uspto-daily \(USPTO_API_KEY\)/);
       const key = /API key: +(tmw_[0-9A-Za-z]+)/.exec(server.banner)?.[1] ?? '';
       const created = await fetch(`${server.url}/api/v1/watches`, {
         method: 'POST',

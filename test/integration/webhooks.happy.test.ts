@@ -111,9 +111,11 @@ describe('webhooks: delivery of signed events', () => {
     ) as {
       type: string;
       timestamp: string;
-      data: { id: string };
+      data: { id: string; origin: string };
     };
     assert.equal(event.type, 'alert.created');
+    // The record was filed (makeRecord: 2026-10-01) before the watch was made.
+    assert.equal(event.data.origin, 'existing_mark', 'a webhook tells existing marks from new');
     assert.ok(!Number.isNaN(Date.parse(event.timestamp)));
     const read = await server.request('GET', `/api/v1/alerts/${alert.id}`, { headers: auth });
     assert.deepEqual(event.data, read.body.data, 'the alert as the API returns it, hit included');

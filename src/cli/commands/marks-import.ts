@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
-import { importRecordFiles } from '../../mirror/import.ts';
+import { ApiError } from '../../domain/errors.ts';
+import { errorCount, type ImportSummary, importRecordFiles } from '../../mirror/import.ts';
 import { assertReadable } from '../../register/read-records.ts';
 import { defineCommand } from '../command.ts';
 
@@ -17,7 +18,7 @@ export const command = defineCommand({
     },
   },
   prints:
-    '{"imported":n,"updated":n,"skipped":n,"errors":[{"file","line","message"}]} (and "deleted":n when the office deleted records)',
+    '{"imported":n,"updated":n,"skipped":n,"errors":[{"file","line","message"}]} (the first 100 errors; "moreErrors":n counts the others, "deleted":n the records the office deleted); exit 1 when no record could be imported',
   examples: [
     'tmwatch marks import records.jsonl',
     'tmwatch marks import apc240925.xml apc240926.xml.gz',
@@ -37,7 +38,7 @@ export const command = defineCommand({
       : null;
     let current = -1;
     try {
-      return await importRecordFiles(db, positionals, {
+      const summary = await importRecordFiles(db, positionals, {
         initial: values.initial ?? false,
         onProgress: ({ file, bytesRead, totalBytes, fileIndex }) => {
           if (!bar) return;
@@ -50,8 +51,35 @@ export const command = defineCommand({
           bar.update(mb(bytesRead), { file });
         },
       });
+      // Thrown after the finally below has stopped the bar: the error line is the last on stderr.
+      assertSomethingImported(summary, positionals.length);
+      return summary;
     } finally {
       bar?.stop();
     }
   },
 });
+
+/**
+ * An import whose every record failed is the command's failure (exit 1, one line on stderr): a
+ * script must not take a file of an unknown format for an import that went well. Some bad records
+ * among good ones are the report's, and an empty file imported nothing because it held nothing.
+ */
+function assertSomethingImported(summary: ImportSummary, fileCount: number): void {
+  const errors = errorCount(summary);
+  const done = summary.imported + summary.updated + summary.skipped + (summary.deleted ?? 0);
+  const [first] = summary.errors;
+  if (done > 0 || first === undefined) return;
+  const files = fileCount === 1 ? 'this file' : 'these files';
+  // Errors without a line are whole files that could not be read as records (their format).
+  if (summary.errors.every((e) => e.line === null) && summary.moreErrors === undefined) {
+    throw new ApiError(
+      'validation_error',
+      `no record in ${files} is in a known format (${first.file}: ${first.message})`,
+    );
+  }
+  throw new ApiError(
+    'validation_error',
+    `no record of ${files} could be imported: ${errors} ${errors === 1 ? 'error' : 'errors'}, the first ${first.file} line ${first.line ?? '-'}: ${first.message}`,
+  );
+}

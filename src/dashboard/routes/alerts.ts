@@ -38,6 +38,7 @@ function reviewQueryOf(query: unknown) {
   return parseReviewQuery({
     state: queryList(query, 'state'),
     severity: queryList(query, 'severity'),
+    origin: queryParam(query, 'origin'),
     watch: queryParam(query, 'watch'),
     q: queryParam(query, 'q'),
     sort: queryParam(query, 'sort'),
@@ -97,6 +98,7 @@ function alertList(s: DashboardServices) {
         ? parseReviewQuery({
             state: [],
             severity: [],
+            origin: undefined,
             watch: undefined,
             q: undefined,
             sort: undefined,

@@ -141,6 +141,8 @@ function watchList(s: DashboardServices) {
         watches: pageItems<WatchView>(page, PAGE_SIZE),
         nextHref,
         notice,
+        now: new Date(s.clock.now()),
+        scanPollSeconds: s.scanPollSeconds,
       }),
     );
   };

@@ -1,8 +1,10 @@
 import type { AlertNote, Counts, ReviewQuery, ReviewSort } from '../../domain/alerts/review.ts';
 import { REVIEW_SORTS } from '../../domain/alerts/review.ts';
 import {
+  ALERT_ORIGINS,
   ALERT_SEVERITIES,
   ALERT_STATES,
+  type AlertOrigin,
   type AlertSeverity,
   type AlertState,
 } from '../../domain/alerts/types.ts';
@@ -41,6 +43,23 @@ export type AlertView = {
     publishedAt: string | null;
     opposition: OppositionWindow | null;
   };
+  origin: AlertOrigin;
+};
+
+/** What the filter and each alert call an origin (docs/matching.md, "New filings and existing marks"). */
+export const ORIGIN_LABEL: Record<AlertOrigin, string> = {
+  new_filing: 'New filing',
+  existing_mark: 'Existing mark',
+};
+
+const ORIGIN_PILL: Record<AlertOrigin, SafeHtml> = {
+  new_filing: pill(ORIGIN_LABEL.new_filing, 'info'),
+  existing_mark: pill(ORIGIN_LABEL.existing_mark, 'neutral'),
+};
+
+const ORIGIN_NOTE: Record<AlertOrigin, string> = {
+  new_filing: 'filed or published after the watch started looking',
+  existing_mark: 'on the register before the watch started looking',
 };
 
 const SEVERITY_PILL: Record<AlertSeverity, SafeHtml> = {
@@ -137,6 +156,7 @@ export function reviewSearch(query: ReviewQuery, extra: Record<string, string> =
   const params = new URLSearchParams();
   for (const state of query.states) params.append('state', state);
   for (const severity of query.severities) params.append('severity', severity);
+  if (query.origin !== undefined) params.set('origin', query.origin);
   if (query.watchId !== undefined) params.set('watch', query.watchId);
   if (query.q !== '') params.set('q', query.q);
   if (query.sort !== 'newest') params.set('sort', query.sort);
@@ -177,7 +197,7 @@ function alertItem(
       <label for="${box}"><span class="visually-hidden">Select ${hit.displayName}</span></label>
     </div>
     <div class="alert-item__main">
-      <h2 class="alert-item__title"><a href="/alerts/${alert.id}">${hit.displayName}</a> ${SEVERITY_PILL[alert.severity]} ${STATE_PILL[alert.state]}</h2>
+      <h2 class="alert-item__title"><a href="/alerts/${alert.id}">${hit.displayName}</a> ${SEVERITY_PILL[alert.severity]} ${STATE_PILL[alert.state]} ${ORIGIN_PILL[alert.origin]}</h2>
       <p class="alert-item__meta">May conflict with ${watchLink(alert.watchId, o.watchNames)} · found ${time(alert.createdAt)}</p>
       <dl class="facts">
         <div><dt>Owner</dt><dd>${ownerWithCountry(hit)}</dd></div>
@@ -243,6 +263,16 @@ function filterForm(o: {
         }),
       )}</ul>
     </fieldset>
+    <div class="field">
+      <label for="filter-origin">New or existing</label>
+      <select id="filter-origin" name="origin">
+        <option value="">New filings and existing marks</option>
+        ${ALERT_ORIGINS.map(
+          (origin) =>
+            html`<option value="${origin}"${origin === query.origin ? html` selected` : html``}>${ORIGIN_LABEL[origin]}s only</option>`,
+        )}
+      </select>
+    </div>
     <div class="field">
       <label for="filter-watch">Watch</label>
       <select id="filter-watch" name="watch">
@@ -326,7 +356,7 @@ export function alertsPage(o: {
     current: 'alerts',
     notice,
     body: html`${pageHeader('Alerts', {
-      lead: 'Newly filed marks that may conflict with your watches. Filter, deal with the serious ones first, then mark them read or dismiss them, several at a time.',
+      lead: 'Marks that may conflict with your watches: new filings, and the existing marks a watch’s first scan found on the register. Filter, deal with the serious ones first, then mark them read or dismiss them, several at a time.',
       actions: html`<a class="button button--secondary" href="/alerts.csv${reviewSearch(o.query)}" download>Export CSV</a>`,
     })}
     ${filterForm({ query: o.query, counts: o.counts, watches: o.watches })}
@@ -421,6 +451,7 @@ export function alertDetailPage(o: {
           <div><dt>Found</dt><dd>${time(alert.createdAt)}</dd></div>
           <div><dt>E-mailed</dt><dd>${alert.emailedAt === null ? html`<span class="muted">Not e-mailed (in-app only)</span>` : time(alert.emailedAt)}</dd></div>
           <div><dt>Severity</dt><dd>${SEVERITY_PILL[alert.severity]}</dd></div>
+          <div><dt>New or existing</dt><dd>${ORIGIN_PILL[alert.origin]} <span class="muted">${ORIGIN_NOTE[alert.origin]}</span></dd></div>
           <div><dt>Assessed</dt><dd>${time(alert.rationaleAt)}</dd></div>
           <div><dt>Alert id</dt><dd class="mono">${alert.id}</dd></div>
         </dl>

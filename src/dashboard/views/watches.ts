@@ -30,7 +30,35 @@ export type WatchView = {
   logoUrl: string | null;
   logoSt13: string | null;
   createdAt: string;
+  lastScannedAt: string | null;
+  mirrorCoveredUntil: string | null;
+  alertCounts: { unread: number; read: number; dismissed: number };
 };
+
+/**
+ * When the watch last looked, so that "nothing found" and "never scanned" read differently: the
+ * end of its last scan and how far the register it saw went; a watch younger than the scheduler's
+ * poll interval (SCAN_POLL_SECONDS) is waiting for its first scan, an older one was not scanned.
+ */
+function lastScan(watch: WatchView, scan: { now: Date; pollSeconds: number }): SafeHtml {
+  if (watch.lastScannedAt !== null) {
+    const covered =
+      watch.mirrorCoveredUntil === null
+        ? html`<span class="muted">the register mirror was empty</span>`
+        : html`<span class="muted">register as loaded up to</span> ${time(watch.mirrorCoveredUntil)}`;
+    return html`${time(watch.lastScannedAt)}<br>${covered}`;
+  }
+  const age = scan.now.getTime() - Date.parse(watch.createdAt);
+  if (watch.active && age < scan.pollSeconds * 1000) {
+    return html`<span class="muted">Waiting for its first scan</span>`;
+  }
+  return html`<span class="muted">Not scanned yet</span>`;
+}
+
+function alertCounts(watch: WatchView): SafeHtml {
+  const { unread, read, dismissed } = watch.alertCounts;
+  return html`<a href="/alerts?state=all&amp;watch=${watch.id}">${unread} unread</a><br><span class="muted">${read} read, ${dismissed} dismissed</span>`;
+}
 
 export type WatchStatusFilter = 'active' | 'inactive' | 'all';
 
@@ -64,7 +92,11 @@ export function planSummary(plan: Plan, activeCount: number): SafeHtml {
   </section>`;
 }
 
-function watchRow(watch: WatchView, csrfToken: string): SafeHtml {
+function watchRow(
+  watch: WatchView,
+  csrfToken: string,
+  scan: { now: Date; pollSeconds: number },
+): SafeHtml {
   return html`<tr data-watch-id="${watch.id}">
     <th scope="row"><a href="/watches/${watch.id}/edit">${watch.name}</a></th>
     <td data-label="Nice classes">${watch.attributes.niceClasses.join(', ')}</td>
@@ -72,6 +104,8 @@ function watchRow(watch: WatchView, csrfToken: string): SafeHtml {
     <td data-label="Cadence">${CADENCE_LABEL[watch.scanCadence]}</td>
     <td data-label="Status">${watch.active ? pill('Active', 'success') : pill('Inactive', 'neutral')}</td>
     <td data-label="Created">${time(watch.createdAt, { dateOnly: true })}</td>
+    <td data-label="Last scan">${lastScan(watch, scan)}</td>
+    <td data-label="Alerts">${alertCounts(watch)}</td>
     <td class="actions">
       <a class="button button--secondary button--small" href="/alerts?state=all&amp;watch=${watch.id}" aria-label="Alerts of ${watch.name}">Alerts</a>
       <a class="button button--secondary button--small" href="/watches/${watch.id}/edit" aria-label="Edit ${watch.name}">Edit</a>
@@ -104,7 +138,10 @@ export function watchesPage(o: {
   watches: WatchView[];
   nextHref: string | null;
   notice: Notice | null;
+  now: Date;
+  scanPollSeconds: number;
 }) {
+  const scan = { now: o.now, pollSeconds: o.scanPollSeconds };
   const tab = (status: WatchStatusFilter, label: string) => ({
     href: `/watches?status=${status}`,
     label,
@@ -130,8 +167,8 @@ export function watchesPage(o: {
         ? empty
         : html`<div class="table-wrap"><table class="table table--cards">
         <caption class="visually-hidden">${o.status === 'all' ? 'All' : o.status === 'active' ? 'Active' : 'Inactive'} watches</caption>
-        <thead><tr><th scope="col">Brand</th><th scope="col">Nice classes</th><th scope="col">Designations</th><th scope="col">Cadence</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-        <tbody>${o.watches.map((watch) => watchRow(watch, o.viewer.csrfToken))}</tbody>
+        <thead><tr><th scope="col">Brand</th><th scope="col">Nice classes</th><th scope="col">Designations</th><th scope="col">Cadence</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Last scan</th><th scope="col">Alerts</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+        <tbody>${o.watches.map((watch) => watchRow(watch, o.viewer.csrfToken, scan))}</tbody>
       </table></div>`
     }
     ${o.nextHref !== null && html`<p class="pager"><a class="button button--secondary" href="${o.nextHref}">Older watches</a></p>`}`,

@@ -9,6 +9,8 @@ export type ReviewFilter = {
   /** Alert states and severities: the values the alerts table's CHECK constraints allow. */
   states?: readonly string[] | undefined;
   severities?: readonly string[] | undefined;
+  /** new_filing or existing_mark (the CHECK constraint's values); undefined: both. */
+  origin?: string | undefined;
   watchId?: string | undefined;
   /** Text in the mark, compared case- and accent-insensitively. */
   q?: string | undefined;
@@ -56,6 +58,7 @@ function whereOf(p: Params, filter: ReviewFilter): string[] {
   if (filter.severities && filter.severities.length > 0) {
     where.push(`a.severity = ANY(${p.add(filter.severities)}::text[])`);
   }
+  if (filter.origin !== undefined) where.push(`a.origin = ${p.add(filter.origin)}`);
   if (filter.watchId !== undefined) where.push(`a.watch_id = ${p.add(filter.watchId)}`);
   if (filter.q !== undefined && filter.q !== '') {
     // strpos, not LIKE: the user's % and _ are text, not patterns.

@@ -8,6 +8,8 @@ export type AlertListFilter = {
   /** Alert states and severities: the values the alerts table's CHECK constraints allow. */
   states?: readonly string[] | undefined;
   severities?: readonly string[] | undefined;
+  /** new_filing or existing_mark: the values the alerts table's CHECK constraint allows. */
+  origin?: string | undefined;
   watchId?: string | undefined;
   since?: string | undefined;
   after?: { createdAt: string; id: string } | undefined;
@@ -31,6 +33,7 @@ export async function listAlertsJson(db: Queryable, filter: AlertListFilter): Pr
         : `a.severity = ANY(${p.add(filter.severities)}::text[])`,
     );
   }
+  if (filter.origin !== undefined) where.push(`a.origin = ${p.add(filter.origin)}`);
   if (filter.watchId !== undefined) where.push(`a.watch_id = ${p.add(filter.watchId)}`);
   if (filter.since !== undefined) where.push(`a.created_at >= ${p.add(filter.since)}::timestamptz`);
   if (filter.after) {
@@ -145,6 +148,8 @@ export type NewAlert = {
   severity: string;
   /** Markdown. */
   rationale: string;
+  /** new_filing or existing_mark (src/domain/alerts/origin.ts). */
+  origin: string;
 };
 
 /**
@@ -165,7 +170,7 @@ export async function insertHitsWithAlerts(
          "displayName" text, "ownerName" text, "ownerCountryCode" text, jurisdiction text,
          "filedAt" timestamptz, "registeredAt" timestamptz, "expiresAt" timestamptz, status text, live boolean,
          classes integer[], "rawPayload" jsonb, "publishedAt" timestamptz, opposition jsonb,
-         "alertId" text, severity text, rationale text)
+         "alertId" text, severity text, rationale text, origin text)
      ),
      new_hits AS (
        INSERT INTO hits (id, watch_id, source_code, external_id, entity_type, display_name,
@@ -180,9 +185,9 @@ export async function insertHitsWithAlerts(
      )
      -- Read through new_hits: each alert is written after its hit, which its JSON is built from
      -- (migration 004).
-     INSERT INTO alerts (id, watch_id, hit_id, owner_id, severity, rationale, rationale_at)
+     INSERT INTO alerts (id, watch_id, hit_id, owner_id, severity, rationale, rationale_at, origin)
      SELECT i."alertId", new_hits.watch_id, new_hits.id, w.owner_id, i.severity, i.rationale,
-            now_ms()
+            now_ms(), i.origin
        FROM new_hits
        JOIN input i ON i.id = new_hits.id
        JOIN watches w ON w.id = new_hits.watch_id

@@ -14,6 +14,22 @@ export function isoMs(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
+/**
+ * The newest register change the watch's last successful scan had seen: when the mirror recorded
+ * the record of the highest change sequence it covered (scanned_seq), one probe of
+ * marks_change_seq_idx. NULL before a first scan, and while the mirror is empty.
+ */
+const MIRROR_COVERED_UNTIL = `(SELECT m.updated_at FROM marks m
+    WHERE w.scanned_seq > 0 AND m.change_seq <= w.scanned_seq
+    ORDER BY m.change_seq DESC LIMIT 1)`;
+
+/** The watch's alerts by state: an index-only count over alerts_watch_state_idx (migration 031). */
+const ALERT_COUNTS = `(SELECT json_build_object(
+      'unread', count(*) FILTER (WHERE a.state = 'unread'),
+      'read', count(*) FILTER (WHERE a.state = 'read'),
+      'dismissed', count(*) FILTER (WHERE a.state = 'dismissed'))
+    FROM alerts a WHERE a.watch_id = w.id)`;
+
 export const WATCH_JSON = `json_build_object(
   'id', w.id,
   'watchType', w.watch_type,
@@ -24,7 +40,10 @@ export const WATCH_JSON = `json_build_object(
   'active', w.active,
   'logoUrl', w.logo_url,
   'logoSt13', w.logo_st13,
-  'createdAt', ${isoMs('w.created_at')}
+  'createdAt', ${isoMs('w.created_at')},
+  'lastScannedAt', ${isoMs('w.last_scanned_at')},
+  'mirrorCoveredUntil', ${isoMs(MIRROR_COVERED_UNTIL)},
+  'alertCounts', ${ALERT_COUNTS}
 )::text`;
 
 /**

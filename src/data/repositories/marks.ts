@@ -375,6 +375,15 @@ export async function countMarks(db: Queryable): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
+/** The mirror's records per office (jurisdiction), the largest first. */
+export async function countMarksByOffice(
+  db: Queryable,
+): Promise<{ jurisdiction: string; n: number }[]> {
+  return db.query<{ jurisdiction: string; n: number }>(
+    'SELECT jurisdiction, count(*)::int AS n FROM marks GROUP BY jurisdiction ORDER BY n DESC, jurisdiction',
+  );
+}
+
 /** The newest change_seq value committed: the upper bound of a scan. */
 export async function highestChangeSeq(db: Queryable): Promise<number> {
   const rows = await db.query<{ seq: number }>(

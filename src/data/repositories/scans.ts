@@ -11,6 +11,11 @@ export type ClaimedWatch = {
   logoSt13: string | null;
   scannedSeq: number;
   needsFullScan: boolean;
+  /**
+   * The day (YYYY-MM-DD, UTC) since which the watch has been looking for what it looks for now:
+   * its creation, or the last change of its name or classes (migration 030).
+   */
+  lookingSince: string;
 };
 
 export type ClaimFilter = { kind: 'due' } | { kind: 'ids'; ids: string[] };
@@ -44,7 +49,9 @@ export async function claimWatches(
          FOR UPDATE SKIP LOCKED)
       RETURNING id, owner_id AS "ownerId", name, attributes, scan_cadence AS "scanCadence",
                 sources, logo_url AS "logoUrl", logo_st13 AS "logoSt13",
-                scanned_seq AS "scannedSeq", needs_full_scan AS "needsFullScan"`,
+                scanned_seq AS "scannedSeq", needs_full_scan AS "needsFullScan",
+                (coalesce(criteria_changed_at, created_at) AT TIME ZONE 'UTC')::date::text
+                  AS "lookingSince"`,
     params,
   );
 }

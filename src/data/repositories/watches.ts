@@ -121,6 +121,8 @@ export type WatchChanges = {
   logoSt13?: string | null;
   /** The next scan must read the whole mirror (name or attributes changed). */
   needsFullScan?: boolean;
+  /** The name or the classes changed: the watch looks for something new from now on. */
+  criteriaChanged?: boolean;
   /** Schedule the next scan now (re-activation: scanned within 60 s). */
   scanNow?: boolean;
 };
@@ -157,6 +159,7 @@ export async function updateWatch(
     sets.push(`attributes = ${p.add(JSON.stringify(changes.attributes))}::text::jsonb`);
   }
   if (changes.needsFullScan) sets.push('needs_full_scan = true');
+  if (changes.criteriaChanged) sets.push('criteria_changed_at = now_ms()');
   if (changes.scanNow) sets.push('next_scan_at = now_ms()');
   if (sets.length === 0) return getWatchJson(db, ownerId, id);
   sets.push('updated_at = now_ms()');

@@ -7,7 +7,12 @@ import {
 import type { CandidateRecord } from '../../data/repositories/mirror-candidates.ts';
 import { insertOutboxMessage } from '../../data/repositories/outbox.ts';
 import type { OwnerMailing } from '../../data/repositories/scans.ts';
-import { type AlertEmail, type AlertLine, composeAlertEmail } from '../../email/compose.ts';
+import {
+  type AlertEmail,
+  type AlertLine,
+  composeAlertEmail,
+  composeExistingMarksEmail,
+} from '../../email/compose.ts';
 import type { Decision, PreparedWatch } from '../../matching/decide.ts';
 import type { WordStats } from '../../matching/word-weights.ts';
 import { newId } from '../ids.ts';
@@ -15,6 +20,8 @@ import { oppositionStatus } from '../opposition.ts';
 import { PLANS, type Tier } from '../plans.ts';
 import { type Assessment, assessAlert } from './assessment.ts';
 import { enqueueAlertEvents } from './events.ts';
+import { alertOrigin } from './origin.ts';
+import type { AlertOrigin } from './types.ts';
 
 // How an alert comes into being: a scan finds conflicts (scan/), and this module turns them into
 // hits and alerts with their severity and rationale, the owner's alert e-mail and the alerts'
@@ -27,15 +34,21 @@ export type Finding = {
   hit: Omit<NewHit, 'id' | 'watchId' | 'opposition'>;
 };
 
-type PendingAlert = { row: NewHit & NewAlert; line: AlertLine };
+type PendingAlert = { row: NewHit & NewAlert & { origin: AlertOrigin }; line: AlertLine };
 
-/** What alertsToRaise prepared: the rows to write and the e-mail, drafted for every alert. */
+/** The watch whose alerts are raised; `lookingSince`: the day it started looking (origin.ts). */
+export type RaisingWatch = { id: string; ownerId: string; name: string; lookingSince: string };
+
+/** An e-mail of the scan run and the alerts it tells the owner of. */
+type DraftedMail = { email: AlertEmail; alertIds: string[] };
+
+/** What alertsToRaise prepared: the rows to write and the e-mails, drafted for every alert. */
 export type AlertsToRaise = {
-  watch: { id: string; ownerId: string; name: string };
+  watch: RaisingWatch;
   alerts: PendingAlert[];
   /** Who the owner's alert e-mail goes to; null when the plan sends none. */
   mailing: OwnerMailing | null;
-  draft: AlertEmail | null;
+  drafts: DraftedMail[] | null;
   publicUrl: string;
 };
 
@@ -76,16 +89,40 @@ function alertLine(
   };
 }
 
-/** One e-mail per owner per scan run: the alerts in the order they were found. */
-function composeMail(
-  to: { watch: { name: string }; publicUrl: string },
+/**
+ * The e-mails of one watch's scan run, with the alerts each covers: the new filings, each listed
+ * in the order they were found; the existing marks (the register as it stood when the watch
+ * started looking: mostly the first scan's) in one summary linking to their list, since a
+ * "newly filed" e-mail per mark of a register's past buries the new filings under it.
+ */
+function composeMails(
+  to: { watch: RaisingWatch; publicUrl: string },
   alerts: readonly PendingAlert[],
-): AlertEmail {
-  return composeAlertEmail(
-    to.watch.name,
-    alerts.map((a) => a.line),
-    to.publicUrl,
-  );
+): DraftedMail[] {
+  const newFilings = alerts.filter((a) => a.row.origin === 'new_filing');
+  const existing = alerts.filter((a) => a.row.origin === 'existing_mark');
+  const mails: DraftedMail[] = [];
+  if (newFilings.length > 0) {
+    mails.push({
+      email: composeAlertEmail(
+        to.watch.name,
+        newFilings.map((a) => a.line),
+        to.publicUrl,
+      ),
+      alertIds: newFilings.map((a) => a.line.alertId),
+    });
+  }
+  if (existing.length > 0) {
+    mails.push({
+      email: composeExistingMarksEmail(
+        { id: to.watch.id, name: to.watch.name },
+        existing.map((a) => a.line),
+        to.publicUrl,
+      ),
+      alertIds: existing.map((a) => a.line.alertId),
+    });
+  }
+  return mails;
 }
 
 /**
@@ -95,7 +132,7 @@ function composeMail(
  * opposition deadlines are counted from.
  */
 export function alertsToRaise(input: {
-  watch: { id: string; ownerId: string; name: string };
+  watch: RaisingWatch;
   prepared: PreparedWatch;
   stats: WordStats;
   findings: readonly Finding[];
@@ -113,6 +150,7 @@ export function alertsToRaise(input: {
       alertId: newId('alt'),
       severity: assessment.severity,
       rationale: assessment.rationale,
+      origin: alertOrigin(record, input.watch.lookingSince),
     };
     return { row, line: alertLine(row.alertId, record, assessment, input.now) };
   });
@@ -123,7 +161,7 @@ export function alertsToRaise(input: {
     mailing,
     // Written before the transaction, for every alert found: inside it, only when some of them
     // turn out to be recorded already (a full scan again after the watch changed).
-    draft: mailing === null ? null : composeMail(input, alerts),
+    drafts: mailing === null ? null : composeMails(input, alerts),
     publicUrl: input.publicUrl,
   };
 }
@@ -146,9 +184,9 @@ export type ScanCommit = {
 
 /**
  * Raises the alerts, in the scan's transaction `tx`: the hits and their alerts (a hit the watch
- * already has for a record is skipped with its alert), then the owner's e-mail listing the new
- * alerts and their `alert.created` webhook events. Returns how many alerts are new; null when the
- * scan may not commit.
+ * already has for a record is skipped with its alert), then the owner's e-mails of the new alerts
+ * (the new filings listed, the existing marks in one summary) and their `alert.created` webhook
+ * events. Returns how many alerts are new; null when the scan may not commit.
  */
 export async function raiseAlerts(
   tx: Queryable,
@@ -169,27 +207,30 @@ export async function raiseAlerts(
     const alertId = recorded.get(a.row.id);
     return alertId === undefined ? [] : [{ ...a, line: { ...a.line, alertId } }];
   });
-  const email =
-    toRaise.mailing === null || created.length === 0
-      ? null
+  const { mailing } = toRaise;
+  const mails =
+    mailing === null || created.length === 0
+      ? []
       : created.length === toRaise.alerts.length
-        ? toRaise.draft
-        : composeMail(toRaise, created);
+        ? (toRaise.drafts ?? [])
+        : composeMails(toRaise, created);
   const alertIds = created.map((a) => a.line.alertId);
   await Promise.all([
     ...scan.record(created.length),
-    toRaise.mailing !== null && email !== null
-      ? insertOutboxMessage(tx, {
-          id: newId('eml'),
-          ownerId: toRaise.watch.ownerId,
-          scanRunId: scan.runId,
-          recipients: toRaise.mailing.recipients,
-          alertIds,
-          subject: email.subject,
-          text: email.text,
-          html: email.html,
-        })
-      : null,
+    ...mails.map(({ email, alertIds: covered }) =>
+      mailing === null
+        ? null
+        : insertOutboxMessage(tx, {
+            id: newId('eml'),
+            ownerId: toRaise.watch.ownerId,
+            scanRunId: scan.runId,
+            recipients: mailing.recipients,
+            alertIds: covered,
+            subject: email.subject,
+            text: email.text,
+            html: email.html,
+          }),
+    ),
     enqueueAlertEvents(tx, 'alert.created', toRaise.watch.ownerId, alertIds),
   ]);
   return created.length;

@@ -6,7 +6,14 @@ import { ApiError, notFound } from '../errors.ts';
 import { isIdOf } from '../ids.ts';
 import type { Principal } from '../principal.ts';
 import { changeAlertState } from './state.ts';
-import { ALERT_SEVERITIES, ALERT_STATES, type AlertSeverity, type AlertState } from './types.ts';
+import {
+  ALERT_ORIGINS,
+  ALERT_SEVERITIES,
+  ALERT_STATES,
+  type AlertOrigin,
+  type AlertSeverity,
+  type AlertState,
+} from './types.ts';
 
 // The dashboard's review desk (docs/dashboard.md): the alert list filtered and ordered for triage,
 // many alerts changed at once, a note per alert and the CSV export. The public API's alerts are
@@ -20,6 +27,8 @@ export type ReviewSort = (typeof REVIEW_SORTS)[number];
 export type ReviewQuery = {
   states: AlertState[];
   severities: AlertSeverity[];
+  /** New filings or existing marks only; undefined: both. */
+  origin: AlertOrigin | undefined;
   watchId: string | undefined;
   q: string;
   sort: ReviewSort;
@@ -38,6 +47,7 @@ const WATCH_ID = /^wat_[0-9A-Za-z]{1,64}$/;
 export type ReviewQueryInput = {
   state: string[];
   severity: string[];
+  origin: string | undefined;
   watch: string | undefined;
   q: string | undefined;
   sort: string | undefined;
@@ -69,6 +79,16 @@ export function parseReviewQuery(input: ReviewQueryInput): {
       severities.add(value as AlertSeverity);
     } else problems.push(`“${clip(value)}” is not a severity. Choose high, medium or low.`);
   }
+  let origin: AlertOrigin | undefined;
+  if (input.origin !== undefined && input.origin !== '') {
+    if ((ALERT_ORIGINS as readonly string[]).includes(input.origin)) {
+      origin = input.origin as AlertOrigin;
+    } else {
+      problems.push(
+        `“${clip(input.origin)}” is not an origin. Choose new_filing or existing_mark.`,
+      );
+    }
+  }
   let watchId: string | undefined;
   if (input.watch !== undefined && input.watch !== '') {
     if (WATCH_ID.test(input.watch)) watchId = input.watch;
@@ -99,6 +119,7 @@ export function parseReviewQuery(input: ReviewQueryInput): {
     query: {
       states: chosen,
       severities: ALERT_SEVERITIES.filter((s) => severities.has(s)),
+      origin,
       watchId,
       q,
       sort,
@@ -152,6 +173,7 @@ function reviewReads(db: Db, clock: Clock) {
     ownerId: principal.ownerId,
     states: query.states,
     severities: query.severities,
+    origin: query.origin,
     watchId: query.watchId,
     q: query.q,
   });
@@ -189,6 +211,7 @@ function reviewReads(db: Db, clock: Clock) {
     async counts(principal: Principal, query: ReviewQuery): Promise<Counts> {
       const rows = await repo.reviewCounts(db, {
         ownerId: principal.ownerId,
+        origin: query.origin,
         watchId: query.watchId,
         q: query.q,
       });

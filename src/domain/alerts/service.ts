@@ -7,13 +7,14 @@ import { createPageCache, DEFAULT_PAGE_CACHE_BYTES } from '../page-cache.ts';
 import { pageBody, positionFromCursor } from '../pagination.ts';
 import type { Principal } from '../principal.ts';
 import { changeAlertState } from './state.ts';
-import type { AlertSeverity, AlertState } from './types.ts';
+import type { AlertOrigin, AlertSeverity, AlertState } from './types.ts';
 
 export type ListAlertsQuery = {
   limit: number;
   cursor?: string | undefined;
   states?: AlertState[] | undefined;
   severities?: AlertSeverity[] | undefined;
+  origin?: AlertOrigin | undefined;
   watchId?: string | undefined;
   since?: string | undefined;
 };
@@ -29,6 +30,7 @@ function pageKey(ownerId: string, query: ListAlertsQuery, after: CursorPosition 
     after?.id ?? null,
     states,
     severities,
+    query.origin ?? null,
     query.watchId ?? null,
     query.since ?? null,
   ]);
@@ -51,6 +53,7 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
       ownerId,
       states: query.states,
       severities: query.severities,
+      origin: query.origin,
       watchId: query.watchId,
       since: query.since,
       after,

@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AlertService } from '../../domain/alerts/service.ts';
-import { ALERT_SEVERITIES, ALERT_STATES, type AlertSeverity } from '../../domain/alerts/types.ts';
+import {
+  ALERT_ORIGINS,
+  ALERT_SEVERITIES,
+  ALERT_STATES,
+  type AlertSeverity,
+} from '../../domain/alerts/types.ts';
 import { principalOf } from '../authenticate.ts';
 import { alertExample, updateAlertExample } from '../examples.ts';
 import { withExample } from '../openapi-document.ts';
@@ -36,6 +41,15 @@ const listQuery = z.object({
       items: { type: 'string', enum: [...ALERT_SEVERITIES] },
       description:
         'Only alerts of these severities: repeat the parameter, or give a comma list (`high,medium`). An extension beyond the v1 text.',
+    },
+  ),
+  origin: documentedAs(
+    z.enum(ALERT_ORIGINS, { error: 'Expected new_filing or existing_mark.' }).optional(),
+    {
+      type: 'string',
+      enum: [...ALERT_ORIGINS],
+      description:
+        'Only new filings, or only the marks that were on the register already when the watch started looking (Alert.origin). An extension beyond the v1 text.',
     },
   ),
   watchId: z.string().optional(),
@@ -74,6 +88,7 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
         cursor: query.cursor,
         states: query.state,
         severities: query.severity,
+        origin: query.origin,
         watchId: query.watchId,
         since: query.since,
       });
