@@ -71,6 +71,11 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
   it('a dead USPTO record (R RACINO, status 602 abandoned) raises no alert; revived (616), it does', async () => {
     await importRecordFiles(server.db, [join(USPTO_DIR, 'tmterminal_revival-before-98186103.xml')]);
     const watch = await watchFor('R Racino', [41], ['US']);
+    // A watch looking since before the filing (2023-09-19): the revived record is a new filing,
+    // e-mailed one by one with its live line, not in the summary of existing marks.
+    await server.db.query("UPDATE watches SET created_at = '2023-01-01T00:00:00Z' WHERE id = $1", [
+      watch.id,
+    ]);
     await scan(watch.id);
     assert.deepEqual(await alertsOf(watch.id), [], 'abandoned: nothing to raise');
 
@@ -90,7 +95,7 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
     const csv = await dashboard.get(`/alerts.csv?watch=${watch.id}`);
     const [header, row] = csv.text.replace(/^\uFEFF/, '').split('\r\n');
     assert.match(header ?? '', /,office_number,live,origin$/);
-    assert.match(row ?? '', /,98186103,true$/);
+    assert.match(row ?? '', /,98186103,true,new_filing$/);
   });
 
   it('a record that dies behind an alert turns it low and dead, and reviving makes it high again; each change is alert.updated', async () => {

@@ -713,7 +713,8 @@ describe('migrations: 028 on a mirror and alerts stored before it', () => {
       [watch.id],
     );
 
-    assert.deepEqual(await migrateDatabase(db), ['028_live_or_dead']);
+    // 028 first; the later migrations follow it.
+    assert.deepEqual((await migrateDatabase(db)).slice(0, 1), ['028_live_or_dead']);
     const live = await db.query<{ external_id: string; live: boolean | null }>(
       'SELECT external_id, live FROM marks ORDER BY external_id',
     );
