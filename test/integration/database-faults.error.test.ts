@@ -274,6 +274,48 @@ describe('the statement deadline of a request', () => {
     });
   });
 
+  it('rolls back unrun a transaction that got its connection only after its deadline', {
+    skip: postgresOnly('a pool whose every connection is busy'),
+  }, async () => {
+    const { db } = database;
+    // Every connection of the pool (ten) busy for a while, outside any request.
+    const busy = Array.from({ length: 10 }, () => db.query('SELECT pg_sleep(1)'));
+    const watcher = connectPostgres(database.url as string, { max: 1, onnotice: () => {} });
+    try {
+      // Once one sleeps, the gate has handed all ten to the driver, ahead of the transaction.
+      await eventually('the statements sleep', async () => {
+        const rows = await watcher.unsafe(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND query = 'SELECT pg_sleep(1)' AND state = 'active'`,
+        );
+        return (rows[0]?.n ?? 0) > 0;
+      });
+    } finally {
+      await watcher.end({ timeout: 1 });
+    }
+    await assert.rejects(
+      withStatementTimeout(200, () =>
+        db.transaction(async (tx) => {
+          await tx.exec('CREATE TABLE written_too_late (x int)');
+        }),
+      ),
+      StatementTimeoutError,
+    );
+    await Promise.all(busy);
+    // The transaction got a connection once the sleeps ended; it must have changed nothing.
+    await eventually('the late transaction has ended', async () => {
+      const rows = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+      );
+      return rows[0]?.n === 0;
+    });
+    const [table] = await db.query<{ name: string | null }>(
+      `SELECT to_regclass('written_too_late')::text AS name`,
+    );
+    assert.equal(table?.name, null);
+  });
+
   it('does not bound the embedded database, which runs in the process', {
     skip: process.env.DATABASE_URL ? 'the embedded database only' : false,
   }, async () => {
