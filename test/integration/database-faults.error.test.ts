@@ -167,7 +167,7 @@ describe('a database that refuses connections (ALLOW_CONNECTIONS false)', {
   checkLogsAfterEach(() => server);
 
   it('is not ready while its open connections still answer', async () => {
-    assert.deepEqual((await burst(server.baseUrl, auth)).statuses, Array(LOAD).fill(200));
+    await recovers(server.baseUrl, auth);
     await allow(false);
     const res = await fetch(`${server.baseUrl}/readyz`);
     assert.equal(res.status, 503);
@@ -224,10 +224,11 @@ describe('a frozen PostgreSQL (SIGSTOP of a cluster of the test own)', {
   });
 
   it('answers 503 with Retry-After within the deadline, is not ready, and recovers', async () => {
-    assert.deepEqual((await burst(baseUrl, auth)).statuses, Array(LOAD).fill(200));
+    // Every connection of the pool opened (on a busy machine that may take a few bursts).
+    await recovers(baseUrl, auth);
     cluster.pause();
     // The deadline is 1.5 s; the rest is the burst's own HTTP on a busy machine.
-    assertAllUnavailable(await burst(baseUrl, auth), 2_500);
+    assertAllUnavailable(await burst(baseUrl, auth), 3_000);
     assert.equal((await fetch(`${baseUrl}/readyz`)).status, 503);
     cluster.resume();
     await recovers(baseUrl, auth);
