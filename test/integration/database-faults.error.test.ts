@@ -127,6 +127,8 @@ describe('the pool after its connections are terminated under load', {
       stop = true;
       await Promise.all(load);
     }
+    // The last termination may still be reaching the client: first the service answers again.
+    await recovers(server.baseUrl, auth);
     // Ten statements that each hold a connection for a while: they finish together only if every
     // connection of the pool (ten) can be opened again. A connection the driver left unable to
     // send would fail its statement with CONNECT_TIMEOUT after 2 s, round after round.
