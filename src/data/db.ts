@@ -275,17 +275,25 @@ function statementsOf(runner: postgres.Sql | postgres.TransactionSql, guard: Gua
   };
 }
 
-/** Each statement of `runner` within `ms`; `onTimeout` hears of a deadline that passed. */
+/**
+ * Each statement of a transaction within `ms`. `failed` is the deadline that already passed in
+ * it: after that, nothing more is sent (the caller was told the transaction failed), and a
+ * deadline passing is reported to `onTimeout`.
+ */
 function boundedStatements(
-  runner: postgres.Sql | postgres.TransactionSql,
+  tx: postgres.TransactionSql,
   ms: number,
+  failed: () => StatementTimeoutError | undefined,
   onTimeout: (error: StatementTimeoutError) => void,
 ): Queryable {
-  const within = <T>(run: (q: Queryable) => Promise<T>) =>
-    bounded(ms, (guard) => run(statementsOf(runner, guard))).catch((error: unknown) => {
+  const within = <T>(run: (q: Queryable) => Promise<T>) => {
+    const earlier = failed();
+    if (earlier) return Promise.reject(earlier);
+    return bounded(ms, (guard) => run(statementsOf(tx, guard))).catch((error: unknown) => {
       if (error instanceof StatementTimeoutError) onTimeout(error);
       throw error;
     });
+  };
   return {
     query: (text, params) => within((q) => q.query(text, params)),
     queryBytes: (text, params) => within((q) => q.queryBytes(text, params)),
@@ -317,7 +325,7 @@ async function transactionWithin<T>(
   const run = sql.begin((tx) => {
     clearTimeout(begun);
     if (failed) throw failed;
-    return fn(boundedStatements(tx, ms, fail));
+    return fn(boundedStatements(tx, ms, () => failed, fail));
   });
   run.catch(() => {});
   try {

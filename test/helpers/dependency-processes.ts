@@ -74,6 +74,15 @@ export async function startRedisServer(): Promise<PausableServer> {
   };
 }
 
+/** Sends `name` to `pid`, which may have ended since it was listed (a backend exiting). */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
 /** The processes whose parent is `pid` (Linux: /proc/N/stat's fourth field). */
 function childrenOf(pid: number): number[] {
   const children: number[] = [];
@@ -150,12 +159,12 @@ export async function startPrivatePostgres(): Promise<PausableServer> {
   // Each backend is a session of its own (PostgreSQL calls setsid), so the postmaster's process
   // group does not reach them: the postmaster first (no new backend is forked), then its children.
   const pause = () => {
-    process.kill(postmaster, 'SIGSTOP');
-    for (const pid of childrenOf(postmaster)) process.kill(pid, 'SIGSTOP');
+    signal(postmaster, 'SIGSTOP');
+    for (const pid of childrenOf(postmaster)) signal(pid, 'SIGSTOP');
   };
   const resume = () => {
-    for (const pid of childrenOf(postmaster)) process.kill(pid, 'SIGCONT');
-    process.kill(postmaster, 'SIGCONT');
+    for (const pid of childrenOf(postmaster)) signal(pid, 'SIGCONT');
+    signal(postmaster, 'SIGCONT');
   };
   return {
     port,
@@ -167,7 +176,7 @@ export async function startPrivatePostgres(): Promise<PausableServer> {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         resume();
         // Immediate shutdown: the postmaster ends its backends before it exits.
-        process.kill(postmaster, 'SIGQUIT');
+        signal(postmaster, 'SIGQUIT');
         await exited;
       }
       rmSync(dir, { recursive: true, force: true });

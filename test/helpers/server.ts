@@ -83,6 +83,9 @@ export async function startTestServer(
     // Tests that are not about the limits must not trip over them.
     rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
     failedAuthPerMinute: options.app?.failedAuthPerMinute ?? 100_000,
+    // Nor over the statement deadline, on a machine busy with other test files: the tests of the
+    // deadline (database-faults) build their app with the service's default.
+    statementTimeoutMs: options.app?.statementTimeoutMs ?? 30_000,
     clock: options.clock,
     webhookAllowPrivateUrls: options.webhookAllowPrivateUrls,
   });
