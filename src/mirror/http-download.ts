@@ -151,11 +151,21 @@ function get(
       );
     }, options.connectTimeoutMs);
     const slowMs = options.slowConnectMs ?? SLOW_CONNECT_MS;
+    let settled = false;
+    // Looked at again after the I/O the loop has pending (setImmediate runs after it): a process
+    // busy for seconds may hold a connection that opened long ago, its event not handled yet.
     const slowTimer =
       options.onSlowConnect === undefined || slowMs >= options.connectTimeoutMs
         ? undefined
-        : setTimeout(() => options.onSlowConnect?.(url, slowMs), slowMs);
+        : setTimeout(
+            () =>
+              setImmediate(() => {
+                if (!settled) options.onSlowConnect?.(url, slowMs);
+              }),
+            slowMs,
+          );
     const connected = () => {
+      settled = true;
       clearTimeout(connectTimer);
       clearTimeout(slowTimer);
     };
