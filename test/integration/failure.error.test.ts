@@ -45,7 +45,7 @@ describe('unhandled server errors', () => {
   });
 
   it('routes the failure does not touch keep answering', async () => {
-    // Not /watches: a watch carries its alert counts, so it reads the dropped table too.
+    // Not /watches: a watch counts its alerts (alertCounts).
     const res = await server.request('GET', '/api/v1/me', { headers: auth });
     assert.equal(res.status, 200);
   });

@@ -17,8 +17,12 @@ describe('isolation between owners', () => {
   async function strangers() {
     const a = await server.make.makeKey();
     const b = await server.make.makeKey();
-    const watch = await createWatch(server, b.auth, { name: 'Secret Brand' });
-    const alertId = await server.make.makeAlert(watch.id);
+    const created = await createWatch(server, b.auth, { name: 'Secret Brand' });
+    const alertId = await server.make.makeAlert(created.id);
+    // As B reads it now: with its alert counted (alertCounts).
+    const watch = (
+      await server.request('GET', `/api/v1/watches/${created.id}`, { headers: b.auth })
+    ).body.data;
     return { a: a.auth, b: b.auth, watch, alertId };
   }
 
