@@ -257,6 +257,16 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+            /** @description When the last successful scan of the watch ended; null until its first scan has. An extension beyond the v1 text. */
+            lastScannedAt: string | null;
+            /** @description When the register mirror recorded the newest change that scan had seen: what was loaded after it is the next scan’s. Null until a scan has seen a record. An extension beyond the v1 text. */
+            mirrorCoveredUntil: string | null;
+            /** @description The watch’s alerts by state: what a scan found so far. An extension beyond the v1 text. */
+            alertCounts: {
+                unread: number;
+                read: number;
+                dismissed: number;
+            };
         };
         Opposition: {
             /** @example EUIPO */
@@ -329,6 +339,11 @@ export interface components {
              */
             createdAt: string;
             hit: components["schemas"]["Hit"];
+            /**
+             * @description `new_filing`: the record was filed, or published for opposition, on or after the day the watch started looking for it (its creation, or the last change of its name or classes). `existing_mark`: the record was on the register already; most come from the first scan, which searches the whole register, and are e-mailed as one summary instead of one by one. An extension beyond the v1 text.
+             * @enum {string}
+             */
+            origin: "new_filing" | "existing_mark";
         };
         Pagination: {
             nextCursor: string | null;
@@ -687,7 +702,14 @@ export interface operations {
                      *           "active": true,
                      *           "logoUrl": null,
                      *           "logoSt13": null,
-                     *           "createdAt": "2026-11-22T09:30:00.000Z"
+                     *           "createdAt": "2026-11-22T09:30:00.000Z",
+                     *           "lastScannedAt": "2026-11-22T09:31:00.000Z",
+                     *           "mirrorCoveredUntil": "2026-11-22T06:02:14.000Z",
+                     *           "alertCounts": {
+                     *             "unread": 1,
+                     *             "read": 0,
+                     *             "dismissed": 0
+                     *           }
                      *         }
                      *       ],
                      *       "pagination": {
@@ -889,7 +911,14 @@ export interface operations {
                      *         "active": true,
                      *         "logoUrl": null,
                      *         "logoSt13": null,
-                     *         "createdAt": "2026-11-22T09:30:00.000Z"
+                     *         "createdAt": "2026-11-22T09:30:00.000Z",
+                     *         "lastScannedAt": "2026-11-22T09:31:00.000Z",
+                     *         "mirrorCoveredUntil": "2026-11-22T06:02:14.000Z",
+                     *         "alertCounts": {
+                     *           "unread": 1,
+                     *           "read": 0,
+                     *           "dismissed": 0
+                     *         }
                      *       }
                      *     }
                      */
@@ -1114,7 +1143,14 @@ export interface operations {
                      *         "active": true,
                      *         "logoUrl": null,
                      *         "logoSt13": null,
-                     *         "createdAt": "2026-11-22T09:30:00.000Z"
+                     *         "createdAt": "2026-11-22T09:30:00.000Z",
+                     *         "lastScannedAt": "2026-11-22T09:31:00.000Z",
+                     *         "mirrorCoveredUntil": "2026-11-22T06:02:14.000Z",
+                     *         "alertCounts": {
+                     *           "unread": 1,
+                     *           "read": 0,
+                     *           "dismissed": 0
+                     *         }
                      *       }
                      *     }
                      */
@@ -1279,7 +1315,14 @@ export interface operations {
                      *         "active": true,
                      *         "logoUrl": null,
                      *         "logoSt13": null,
-                     *         "createdAt": "2026-11-22T09:30:00.000Z"
+                     *         "createdAt": "2026-11-22T09:30:00.000Z",
+                     *         "lastScannedAt": "2026-11-22T09:31:00.000Z",
+                     *         "mirrorCoveredUntil": "2026-11-22T06:02:14.000Z",
+                     *         "alertCounts": {
+                     *           "unread": 1,
+                     *           "read": 0,
+                     *           "dismissed": 0
+                     *         }
                      *       }
                      *     }
                      */
@@ -1476,7 +1519,14 @@ export interface operations {
                      *         "active": true,
                      *         "logoUrl": null,
                      *         "logoSt13": null,
-                     *         "createdAt": "2026-11-22T09:30:00.000Z"
+                     *         "createdAt": "2026-11-22T09:30:00.000Z",
+                     *         "lastScannedAt": "2026-11-22T09:31:00.000Z",
+                     *         "mirrorCoveredUntil": "2026-11-22T06:02:14.000Z",
+                     *         "alertCounts": {
+                     *           "unread": 1,
+                     *           "read": 0,
+                     *           "dismissed": 0
+                     *         }
                      *       }
                      *     }
                      */
@@ -1681,6 +1731,8 @@ export interface operations {
                 state?: ("unread" | "read" | "dismissed")[];
                 /** @description Only alerts of these severities: repeat the parameter, or give a comma list (`high,medium`). An extension beyond the v1 text. */
                 severity?: ("high" | "medium" | "low")[];
+                /** @description Only new filings, or only the marks that were on the register already when the watch started looking (Alert.origin). An extension beyond the v1 text. */
+                origin?: "new_filing" | "existing_mark";
                 watchId?: string;
                 /** @description Inclusive lower bound on createdAt. A date (2026-11-22, its midnight UTC) and a date-time without an offset (read as UTC) are accepted too. */
                 since?: string;
@@ -1796,7 +1848,8 @@ export interface operations {
                      *             },
                      *             "publishedAt": null,
                      *             "opposition": null
-                     *           }
+                     *           },
+                     *           "origin": "existing_mark"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -2037,7 +2090,8 @@ export interface operations {
                      *           },
                      *           "publishedAt": null,
                      *           "opposition": null
-                     *         }
+                     *         },
+                     *         "origin": "existing_mark"
                      *       }
                      *     }
                      */
@@ -2284,7 +2338,8 @@ export interface operations {
                      *           },
                      *           "publishedAt": null,
                      *           "opposition": null
-                     *         }
+                     *         },
+                     *         "origin": "existing_mark"
                      *       }
                      *     }
                      */
