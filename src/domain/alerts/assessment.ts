@@ -4,6 +4,7 @@
 // passes `now` only where a sentence depends on it).
 
 import type { Decision, PreparedWatch } from '../../matching/decide.ts';
+import { ruleEvidence } from '../../matching/evidence.ts';
 import { niceClassHeading } from '../../matching/nice-classes.ts';
 import { assessSeverity, type Severity, type SeverityAssessment } from '../../matching/severity.ts';
 import type { WordStats } from '../../matching/word-weights.ts';
@@ -19,7 +20,6 @@ import {
   render,
   renderHtml,
 } from './rationale-text.ts';
-import { ruleEvidence } from './rule-evidence.ts';
 
 /** The register record as the assessment reads it (a CandidateRecord, or a hit's snapshot). */
 export type AssessedRecord = {
@@ -133,9 +133,10 @@ export function assessAlert(
   );
   const blocks: Block[] = [];
   blocks.push({ heading: `Severity: ${severity.severity}`, pieces: [`${capital(severity.why)}.`] });
-  const items = decision.reasons
-    .map((r) => ruleEvidence(p, record.markText, r, stats))
-    .filter((i): i is Piece[] => i !== null);
+  const items: Piece[][] = decision.reasons.flatMap((r) => {
+    const evidence = ruleEvidence(p, record.markText, r, stats);
+    return evidence === null ? [] : [evidence];
+  });
   if (items.length === 0) {
     items.push([
       'Raised by an earlier version of the matching rules; the current rules find no text similarity between ',
