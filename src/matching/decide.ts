@@ -4,8 +4,10 @@
 // I/O. Every rule, threshold and the SQL key that retrieves it are described in docs/matching.md;
 // keep the two in step.
 import { coveredDesignations } from './coverage.ts';
+import { type GoodsMeeting, goodsMeeting } from './goods.ts';
 import { analyzeMark, type MarkAnalysis } from './normalize.ts';
 import {
+  isDistinctiveBrand,
   type PreparedWatch,
   prepareWatchSides,
   type RecordInput,
@@ -33,12 +35,25 @@ export {
 } from './prepare.ts';
 export type { TextReason, TextReasonKind } from './rules/index.ts';
 
-export type ReasonKind = TextReasonKind | 'class_overlap' | 'territory';
+export type ReasonKind = TextReasonKind | 'class_overlap' | 'related_goods' | 'territory';
+
+/**
+ * A record in a related class (goods.ts) is raised only on text this strong (the strongest rule's
+ * score), and its score is this share of it: a related class is weaker evidence than the same one.
+ */
+export const RELATED_MIN_SCORE = 0.7;
+export const RELATED_SCORE_SHARE = 0.8;
 
 /** One machine-readable finding, with a sentence (`detail`) a reader can quote. */
 export type Reason =
   | TextReason
   | { kind: 'class_overlap'; detail: string; classes: number[] }
+  | {
+      /** No class is shared, but a record class is related to a watch class (goods.ts). */
+      kind: 'related_goods';
+      detail: string;
+      meeting: GoodsMeeting;
+    }
   | { kind: 'territory'; detail: string; designations: string[] };
 
 export interface Decision {
@@ -110,6 +125,20 @@ export function compareText(
   return out;
 }
 
+/**
+ * Is the text strong enough to cross into a related class: a finding that the severity of the
+ * same class rates medium or high on its own (the brand's common words found inside a longer mark
+ * are low there, and stay out here)?
+ */
+export function strongText(p: PreparedWatch, text: readonly TextReason[]): boolean {
+  const input = { p, distinctive: isDistinctiveBrand(p), context: undefined };
+  return text.some(
+    (r) =>
+      (ruleOf(r.kind)?.score ?? 0) >= RELATED_MIN_SCORE &&
+      (ruleOf(r.kind)?.severity(r, input)[0] ?? 0) >= 2,
+  );
+}
+
 /** The decision for one candidate record, with the watch prepared once (prepareWatch). */
 export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): Decision {
   const text = compareText(p, analyzeMark(record.markText), record.disclaimed ?? []);
@@ -118,11 +147,26 @@ export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): D
   shared.sort((x, y) => x - y);
   const covered = coveredDesignations(record, p.designations);
   const reasons: Reason[] = [...text];
+  let textScore = 0;
+  for (const r of text) textScore = Math.max(textScore, ruleOf(r.kind)?.score ?? 0);
+  const crossesClasses =
+    shared.length === 0 &&
+    p.relatedClasses &&
+    textScore >= RELATED_MIN_SCORE &&
+    strongText(p, text);
   if (shared.length > 0) {
     reasons.push({
       kind: 'class_overlap',
       detail: `Shared Nice class${shared.length > 1 ? 'es' : ''}: ${shared.join(', ')}.`,
       classes: shared,
+    });
+  }
+  const meeting = crossesClasses ? goodsMeeting(p.classes, record.classes, record.goods) : null;
+  if (meeting !== null) {
+    reasons.push({
+      kind: 'related_goods',
+      detail: `Related goods: ${meeting.watchGoods} (${meeting.watchClass}) and ${meeting.recordGoods} (${meeting.recordClass}), ${meeting.reason}.`,
+      meeting,
     });
   }
   if (covered.length > 0) {
@@ -134,10 +178,9 @@ export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): D
   }
   // A record whose source publishes no Nice class cannot share one: text and territory decide
   // (docs/matching.md, "Records without classes"); its severity is capped (alerts/assessment.ts).
-  const classesMatch = shared.length > 0 || record.classes.length === 0;
+  const classesMatch = shared.length > 0 || record.classes.length === 0 || meeting !== null;
   const conflict = text.length > 0 && classesMatch && covered.length > 0;
-  let score = 0;
-  if (conflict) for (const r of text) score = Math.max(score, ruleOf(r.kind)?.score ?? 0);
+  const score = !conflict ? 0 : meeting !== null ? textScore * RELATED_SCORE_SHARE : textScore;
   return { conflict, reasons, score };
 }
 

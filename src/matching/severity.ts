@@ -7,10 +7,11 @@
 // raised only when the brand is long and distinctive or when the evidence adds up. Each rule gives
 // its own level (rules/, `severity`); this module combines them.
 import type { PreparedWatch, Reason, TextReason, TextReasonKind } from './decide.ts';
-import { allCommon } from './normalize.ts';
+import { isDistinctiveBrand } from './prepare.ts';
 import { ruleOf } from './rules/index.ts';
 import type { SeverityContext } from './rules/rule.ts';
 
+export { isDistinctiveBrand } from './prepare.ts';
 export type { SeverityContext } from './rules/rule.ts';
 
 export type Severity = 'low' | 'medium' | 'high';
@@ -24,11 +25,6 @@ export type SeverityAssessment = {
 };
 
 const LEVEL: readonly Severity[] = ['low', 'low', 'medium', 'high'];
-
-/** A brand that is not only common words and has 4+ characters: its owner's own invention. */
-export function isDistinctiveBrand(p: PreparedWatch): boolean {
-  return p.brand.compact.length >= 4 && !allCommon(p.brand.folded);
-}
 
 /**
  * The severity of a conflict with these text reasons (decideConflictPrepared's, class and
@@ -62,5 +58,13 @@ export function assessSeverity(
     best = 2;
     why = `${why}, and other weak evidence (${[...weak].join(', ')}) adds up`;
   }
+  // Goods in a related class, not the same one (goods.ts): only the same text stays high.
+  if (best === 3 && reasons.some((r) => r.kind === 'related_goods') && !SAME_TEXT.has(decisive)) {
+    best = 2;
+    why = `${why}, but in a related class rather than the same one, which makes it at most medium`;
+  }
   return { severity: LEVEL[best] as Severity, decisive, why };
 }
+
+/** The identity rules: the same text to the eye. */
+const SAME_TEXT: ReadonlySet<string | null> = new Set(['exact', 'normalized', 'confusable']);
