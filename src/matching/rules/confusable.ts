@@ -26,8 +26,8 @@ export const confusable: MatchRule<ConfusableReason> = {
     return [
       'The mark looks the same as the watched brand once look-alike characters are read as the letters they imitate',
       pairs.length > 0 ? ` (${pairs.join(', ')})` : '',
-      ': both read ',
-      lit(r.folded),
+      ': both read as ',
+      lit(c.p.brand.plainCompact),
       '.',
     ];
   },
