@@ -7,17 +7,19 @@ import { analyzeMark } from '../normalize.ts';
 import { FUSED_MIN_REST, WORD_ENDINGS } from '../prepare.ts';
 import { lit, type MatchRule, position } from './rule.ts';
 
-export type FusedReason = {
-  kind: 'fused';
-  detail: string;
-  /** The mark's word holding the brand, and what is fused to it. */
+/** The brand joined with another word into one word of the mark (fused, compound). */
+export type JoinedWord = {
+  /** The mark's word holding the brand, and what is joined to it. */
   word: string;
   rest: string;
   /** `start`: the brand begins the word (ZEROFLUSHNET); `end`: it ends it (NETZEROFLUSH). */
   side: 'start' | 'end';
+  /** The word's index in the mark, and the mark's word count. */
   at: number;
   of: number;
 };
+
+export type FusedReason = { kind: 'fused'; detail: string } & JoinedWord;
 
 /** Long enough for a fused form to be read as the brand itself (ZEROFLUSHNET). */
 const LONG_BRAND = 8;
