@@ -71,11 +71,11 @@ describe('alert origin: the day a watch started looking', () => {
       )[0]?.at ?? null;
     await service.update(principal, watch.id, { scanCadence: 'weekly' });
     await service.update(principal, watch.id, {
-      attributes: { niceClasses: [9], designations: ['FR'] },
+      attributes: { niceClasses: [9], designations: ['FR'], relatedClasses: true },
     });
     assert.equal(await changedAt(), null);
     await service.update(principal, watch.id, {
-      attributes: { niceClasses: [9, 42], designations: ['FR'] },
+      attributes: { niceClasses: [9, 42], designations: ['FR'], relatedClasses: true },
     });
     assert.ok((await changedAt()) instanceof Date);
   });

@@ -362,6 +362,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '028_live_or_dead',
       '030_alert_origin',
       '031_watch_alert_counts',
+      '032_watch_related_classes',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(

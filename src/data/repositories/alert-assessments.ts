@@ -22,6 +22,8 @@ export type AlertToReassess = {
   watchName: string;
   niceClasses: number[];
   watchDesignations: string[];
+  /** The watch attribute; absent in the stored attributes reads as true. */
+  relatedClasses: boolean;
   externalId: string;
   markText: string;
   ownerName: string | null;
@@ -73,6 +75,7 @@ export async function alertsToReassess(
     `SELECT a.id AS "alertId", w.name AS "watchName",
             coalesce(w.attributes->'niceClasses', '[]'::jsonb) AS "niceClasses",
             coalesce(w.attributes->'designations', '[]'::jsonb) AS "watchDesignations",
+            coalesce((w.attributes->>'relatedClasses')::boolean, true) AS "relatedClasses",
             h.external_id AS "externalId", h.display_name AS "markText",
             h.owner_name AS "ownerName", h.owner_country_code AS "ownerCountryCode",
             h.jurisdiction, coalesce(m.designations, '{}') AS designations,

@@ -4,6 +4,8 @@
 // passes `now` only where a sentence depends on it).
 
 import type { Decision, PreparedWatch } from '../../matching/decide.ts';
+import { ruleEvidence } from '../../matching/evidence.ts';
+import { meetingSentence } from '../../matching/goods.ts';
 import { niceClassHeading } from '../../matching/nice-classes.ts';
 import { assessSeverity, type Severity, type SeverityAssessment } from '../../matching/severity.ts';
 import type { WordStats } from '../../matching/word-weights.ts';
@@ -25,7 +27,6 @@ import {
   render,
   renderHtml,
 } from './rationale-text.ts';
-import { ruleEvidence } from './rule-evidence.ts';
 
 /** The register record as the assessment reads it (a CandidateRecord, or a hit's snapshot). */
 export type AssessedRecord = {
@@ -172,9 +173,10 @@ export function assessAlert(
   );
   const blocks: Block[] = [];
   blocks.push({ heading: `Severity: ${severity.severity}`, pieces: [`${capital(severity.why)}.`] });
-  const items = decision.reasons
-    .map((r) => ruleEvidence(p, record.markText, r, stats))
-    .filter((i): i is Piece[] => i !== null);
+  const items: Piece[][] = decision.reasons.flatMap((r) => {
+    const evidence = ruleEvidence(p, record.markText, r, stats);
+    return evidence === null ? [] : [evidence];
+  });
   if (items.length === 0) {
     items.push([
       'Raised by an earlier version of the matching rules; the current rules find no text similarity between ',
@@ -187,6 +189,7 @@ export function assessAlert(
   blocks.push({ heading: 'Why it was raised', items });
 
   const shared = decision.reasons.find((r) => r.kind === 'class_overlap');
+  const related = decision.reasons.find((r) => r.kind === 'related_goods');
   if (shared !== undefined && shared.kind === 'class_overlap') {
     const list = shared.classes
       .map((c) => `${c} (${niceClassHeading(c) ?? 'unknown class'})`)
@@ -195,6 +198,8 @@ export function assessAlert(
       heading: 'Goods and services',
       pieces: [`Shared Nice class${shared.classes.length > 1 ? 'es' : ''}: ${list}.`],
     });
+  } else if (related !== undefined && related.kind === 'related_goods') {
+    blocks.push({ heading: 'Goods and services', pieces: [meetingSentence(related.meeting)] });
   } else if (record.classes.length === 0) {
     blocks.push({ heading: 'Goods and services', pieces: [CLASSES_NOT_PUBLISHED] });
   }

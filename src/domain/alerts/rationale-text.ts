@@ -9,7 +9,8 @@ import { oneLine } from '../../text.ts';
 export type Piece = string | { literal: string } | { link: string; text: string };
 export type Block = { heading?: string; pieces: Piece[] } | { heading: string; items: Piece[][] };
 
-export const lit = (text: string): Piece => ({ literal: text });
+// Register text as a literal piece; the matching rules' evidence is written with the same function.
+export { lit } from '../../matching/evidence.ts';
 
 /**
  * Register text as a Markdown code span: nothing inside a code span is parsed, so `<script>`,

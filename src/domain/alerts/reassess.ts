@@ -53,6 +53,7 @@ export async function reassessAlerts(tx: Queryable, selection: ReassessSelection
         name: r.watchName,
         niceClasses: r.niceClasses,
         designations: r.watchDesignations,
+        relatedClasses: r.relatedClasses,
       });
       const a = assessAlert(
         watch,

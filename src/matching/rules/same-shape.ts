@@ -1,0 +1,70 @@
+// `same_shape`: two one-word names of 6 to 9 letters, at most two edits apart, that begin alike
+// (3 letters, or 2 and the same last 3) and have as many vowel groups: the pattern of confusable
+// drug names (OMEPRAL / OMERAN, VAGISIL / VAGISAN, EVONISE / EVARISE). Below 8 letters the edit rule
+// allows one edit only; these pairs are two apart. Not for common words. Retrieved by the shape
+// keys (normalize.ts, shapeKeys).
+import { FOLDED_COMMON_WORDS, vowelGroups } from '../normalize.ts';
+import { damerauLevenshtein } from '../similarity.ts';
+import { type MatchRule, spellings } from './rule.ts';
+
+export type SameShapeReason = {
+  kind: 'same_shape';
+  detail: string;
+  /** The compact texts compared (brand first), the letters they share at each end, and edits. */
+  texts: [string, string];
+  prefix: string;
+  suffix: string;
+  distance: number;
+  syllables: number;
+};
+
+export const sameShape: MatchRule<SameShapeReason> = {
+  kind: 'same_shape',
+  score: 0.4,
+  unless: ['edit_distance'],
+  detect(p, m) {
+    const b = p.brand.compact;
+    const c = m.compact;
+    if (p.shapeKeys.length === 0 || m.folded.length !== 1 || !/^[A-Z]+$/.test(c)) return null;
+    if (Math.abs(b.length - c.length) > 1 || FOLDED_COMMON_WORDS.has(c)) return null;
+    const syllables = vowelGroups(b);
+    if (vowelGroups(c) !== syllables) return null;
+    let pre = 0;
+    while (pre < Math.min(b.length, c.length) && b[pre] === c[pre]) pre++;
+    let suf = 0;
+    while (suf < Math.min(b.length, c.length) && b[b.length - 1 - suf] === c[c.length - 1 - suf]) {
+      suf++;
+    }
+    if (!(pre >= 3 || (pre >= 2 && suf >= 3))) return null;
+    const distance = damerauLevenshtein(b, c, 2);
+    if (distance === 0 || distance > 2) return null;
+    const prefix = b.slice(0, pre);
+    const suffix = suf > 0 ? b.slice(b.length - suf) : '';
+    return {
+      kind: 'same_shape',
+      detail: `Same beginning ${prefix}-${suf >= 3 ? `, same ending -${suffix}` : ''} and the same rhythm (${syllables} vowel groups), ${distance} letters apart: ${b} / ${c}.`,
+      texts: [b, c],
+      prefix,
+      suffix,
+      distance,
+      syllables,
+    };
+  },
+  keys(p, out) {
+    for (const k of p.shapeKeys) out.tokens.add(k);
+  },
+  severity: () => [
+    1,
+    'the names share their beginning, ending and rhythm, as confusable drug names do, but differ in two letters',
+  ],
+  evidence(r, c) {
+    const s = spellings(r.texts, [c.p.brand.plainCompact, c.m.plainCompact]);
+    return [
+      'The mark has the shape of the watched brand: ',
+      ...s.mark,
+      ' and ',
+      ...s.brand,
+      ` begin with ${r.prefix}${r.suffix.length >= 3 ? ` and end with ${r.suffix}` : ''}, have ${r.syllables} vowel groups each, and differ by ${r.distance} letters (${s.edits}).`,
+    ];
+  },
+};
