@@ -144,6 +144,22 @@ function territorySentence(record: AssessedRecord, office: string, covered: stri
   return `The ${office} record covers the watched ${covered.length > 1 ? 'designations' : 'designation'} ${list}${through}.`;
 }
 
+/** Where the goods meet: the shared classes, the related ones with why, or that none were given. */
+function goodsSentence(decision: Decision, record: AssessedRecord): string | null {
+  const shared = decision.reasons.find((r) => r.kind === 'class_overlap');
+  if (shared !== undefined && shared.kind === 'class_overlap') {
+    const list = shared.classes
+      .map((c) => `${c} (${niceClassHeading(c) ?? 'unknown class'})`)
+      .join('; ');
+    return `Shared Nice class${shared.classes.length > 1 ? 'es' : ''}: ${list}.`;
+  }
+  const related = decision.reasons.find((r) => r.kind === 'related_goods');
+  if (related !== undefined && related.kind === 'related_goods') {
+    return meetingSentence(related.meeting);
+  }
+  return record.classes.length === 0 ? CLASSES_NOT_PUBLISHED : null;
+}
+
 /**
  * The severity, rationale and opposition window of a conflict the decision accepted. `stats`: the
  * register's counts of the brand's and the record's words (the watch's own, when not given);
@@ -188,21 +204,8 @@ export function assessAlert(
   }
   blocks.push({ heading: 'Why it was raised', items });
 
-  const shared = decision.reasons.find((r) => r.kind === 'class_overlap');
-  const related = decision.reasons.find((r) => r.kind === 'related_goods');
-  if (shared !== undefined && shared.kind === 'class_overlap') {
-    const list = shared.classes
-      .map((c) => `${c} (${niceClassHeading(c) ?? 'unknown class'})`)
-      .join('; ');
-    blocks.push({
-      heading: 'Goods and services',
-      pieces: [`Shared Nice class${shared.classes.length > 1 ? 'es' : ''}: ${list}.`],
-    });
-  } else if (related !== undefined && related.kind === 'related_goods') {
-    blocks.push({ heading: 'Goods and services', pieces: [meetingSentence(related.meeting)] });
-  } else if (record.classes.length === 0) {
-    blocks.push({ heading: 'Goods and services', pieces: [CLASSES_NOT_PUBLISHED] });
-  }
+  const goods = goodsSentence(decision, record);
+  if (goods !== null) blocks.push({ heading: 'Goods and services', pieces: [goods] });
   const territory = decision.reasons.find((r) => r.kind === 'territory');
   const office = `${officeName(record.jurisdiction)} (${record.jurisdiction})`;
   if (territory !== undefined && territory.kind === 'territory') {
