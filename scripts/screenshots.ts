@@ -122,6 +122,10 @@ async function signIn(page: Page, baseUrl: string, email: string) {
 }
 
 async function main() {
+  // Always the embedded in-memory database and the in-process rate limiter, whatever the shell
+  // exports: the pictures must not depend on (nor write to) a server's database.
+  delete process.env.DATABASE_URL;
+  delete process.env.REDIS_URL;
   const server = await startTestServer({ clock: clockAt(TODAY) });
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
