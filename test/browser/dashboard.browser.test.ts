@@ -7,20 +7,12 @@ import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { assessAlert } from '../../src/domain/alerts/assessment.ts';
 import { decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
 
 // Debian's chromium, driven by playwright-core (no bundled browser download). CI must have it:
 // there a missing browser fails the run; on a workstation without it these tests are skipped.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-gpu',
-];
 const SCREENSHOTS = join('test-results', 'screenshots');
 const PASSWORD = 'correct horse battery staple';
 

@@ -7,20 +7,12 @@ import { parse } from 'csv-parse/sync';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { CSV_COLUMNS } from '../../src/dashboard/alerts-csv.ts';
 import { EXPORT_PAGE_SIZE } from '../../src/domain/alerts/review.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
 
 // The review desk (docs/dashboard.md) in Debian's chromium, driven by playwright-core, as
 // dashboard.browser.test.ts does; accessibility is checked with axe-core injected into each page.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-gpu',
-];
 const SCREENSHOTS = join('test-results', 'screenshots');
 const PASSWORD = 'correct horse battery staple';
 const AXE_SOURCE = readFileSync(
