@@ -525,30 +525,36 @@ describe('the review desk in a browser', { skip }, () => {
     });
   }
 
-  /** How much of the chosen order's label the select cuts off, in pixels (0: none). */
-  const orderCutOff = (page: Page) =>
-    page.locator('#filter-sort').evaluate((select) => {
-      const shown = select.getBoundingClientRect().width;
-      // A select's own size when nothing constrains it is its longest option plus the arrow.
-      const style = (select as HTMLElement).style;
-      const saved = style.cssText;
-      style.cssText = 'width: max-content !important; max-width: none !important';
-      const needed = select.getBoundingClientRect().width;
-      style.cssText = saved;
-      return Math.max(0, Math.ceil(needed - shown));
-    });
+  /**
+   * How much of its longest choice each fixed select of the filters cuts off, in pixels (0: none).
+   * The watch select is left out: its choices are the owner's own names, of any length.
+   */
+  const selectsCutOff = (page: Page) =>
+    page.locator('#filter-sort, #filter-origin').evaluateAll((selects) =>
+      Object.fromEntries(
+        selects.map((select) => {
+          const shown = select.getBoundingClientRect().width;
+          // A select's own size when nothing constrains it is its longest option plus the arrow.
+          const style = (select as HTMLElement).style;
+          const saved = style.cssText;
+          style.cssText = 'width: max-content !important; max-width: none !important';
+          const needed = select.getBoundingClientRect().width;
+          style.cssText = saved;
+          return [select.id, Math.max(0, Math.ceil(needed - shown))];
+        }),
+      ),
+    );
 
   for (const [label, viewport] of [
     ['desktop', DESKTOP],
     ['390 px', PHONE],
     ['768 px', { width: 768, height: 1024 }],
   ] as const) {
-    it(`shows the Order select's longest choice whole (${label})`, async () => {
+    it(`shows the Order and origin selects' longest choices whole (${label})`, async () => {
       const page = await newPage(viewport);
       await deskUser(page);
       await page.goto(`${server.baseUrl}/alerts?sort=deadline`);
-      const cut = await orderCutOff(page);
-      assert.equal(cut, 0, `Opposition deadline (soonest first) is cut off by ${cut} px`);
+      assert.deepEqual(await selectsCutOff(page), { 'filter-sort': 0, 'filter-origin': 0 });
     });
   }
 

@@ -266,7 +266,7 @@ function filterForm(o: {
     <div class="field">
       <label for="filter-origin">New or existing</label>
       <select id="filter-origin" name="origin">
-        <option value="">New filings and existing marks</option>
+        <option value="">Both</option>
         ${ALERT_ORIGINS.map(
           (origin) =>
             html`<option value="${origin}"${origin === query.origin ? html` selected` : html``}>${ORIGIN_LABEL[origin]}s only</option>`,
