@@ -4,6 +4,8 @@
 // I/O. Every rule, threshold and the SQL key that retrieves it are described in docs/matching.md;
 // keep the two in step.
 import { coveredDesignations } from './coverage.ts';
+import { type Features, type GoodsRelation, pairFeatures, ruleEvidence } from './features.ts';
+import { raises, scoreOf } from './model.ts';
 import { analyzeMark, type MarkAnalysis } from './normalize.ts';
 import {
   type PreparedWatch,
@@ -14,7 +16,7 @@ import {
   trigramThreshold,
   type WatchInput,
 } from './prepare.ts';
-import { RULES, ruleOf, type TextReason, type TextReasonKind } from './rules/index.ts';
+import { RULES, type TextReason, type TextReasonKind } from './rules/index.ts';
 import type { KeySink } from './rules/rule.ts';
 import { NO_WORD_STATS, type WordStats } from './word-weights.ts';
 
@@ -44,12 +46,16 @@ export type Reason =
 export interface Decision {
   /**
    * True when a text rule fired, a Nice class is shared (or the record has none: the source does
-   * not publish them) and a watch designation is covered.
+   * not publish them), a watch designation is covered and the model's score reaches the alert
+   * threshold.
    */
   conflict: boolean;
   /** Text reasons (strongest first), then the `class_overlap` and `territory` facts that hold. */
   reasons: Reason[];
-  /** Strength of the strongest text reason, 0..1; 0 when there is no conflict. */
+  /**
+   * The model's score (model.ts), 0..1, of a pair the rules found in classes that meet and a
+   * covered territory; 0 otherwise. The pair is a conflict when it reaches the alert threshold.
+   */
   score: number;
 }
 
@@ -110,12 +116,47 @@ export function compareText(
   return out;
 }
 
-/** The decision for one candidate record, with the watch prepared once (prepareWatch). */
-export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): Decision {
-  const text = compareText(p, analyzeMark(record.markText), record.disclaimed ?? []);
+/** How the record's classes meet the watch's: shared, absent from the source, or neither. */
+export function goodsRelation(
+  p: PreparedWatch,
+  record: RecordInput,
+): { shared: number[]; relation: GoodsRelation | null } {
   const shared: number[] = [];
   for (const c of record.classes) if (p.classes.has(c) && !shared.includes(c)) shared.push(c);
   shared.sort((x, y) => x - y);
+  if (shared.length > 0) return { shared, relation: 'same' };
+  // A record whose source publishes no Nice class cannot share one: text and territory decide
+  // (docs/matching.md, "Records without classes"); its severity is capped (alerts/assessment.ts).
+  if (record.classes.length === 0) return { shared, relation: 'unknown' };
+  return { shared, relation: null };
+}
+
+/**
+ * The features and score of a pair the rules found (text reasons non-empty) whose goods meet:
+ * what the model weighs (features.ts, model.ts). `stats`: the counts the rules' levels read.
+ */
+export function scorePair(
+  p: PreparedWatch,
+  m: MarkAnalysis,
+  markText: string,
+  text: readonly TextReason[],
+  record: { classes: readonly number[] },
+  relation: GoodsRelation,
+  stats: WordStats = p.stats,
+): { features: Features; score: number } {
+  const rules = ruleEvidence(p, text, { markText, classes: record.classes, stats });
+  const features = pairFeatures(p, m, rules, relation);
+  return { features, score: scoreOf(features) };
+}
+
+/**
+ * The decision for one candidate record, with the watch prepared once (prepareWatch). The rules
+ * find the candidates; the model's score decides which are raised.
+ */
+export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): Decision {
+  const m = analyzeMark(record.markText);
+  const text = compareText(p, m, record.disclaimed ?? []);
+  const { shared, relation } = goodsRelation(p, record);
   const covered = coveredDesignations(record, p.designations);
   const reasons: Reason[] = [...text];
   if (shared.length > 0) {
@@ -132,13 +173,11 @@ export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): D
       designations: covered,
     });
   }
-  // A record whose source publishes no Nice class cannot share one: text and territory decide
-  // (docs/matching.md, "Records without classes"); its severity is capped (alerts/assessment.ts).
-  const classesMatch = shared.length > 0 || record.classes.length === 0;
-  const conflict = text.length > 0 && classesMatch && covered.length > 0;
-  let score = 0;
-  if (conflict) for (const r of text) score = Math.max(score, ruleOf(r.kind)?.score ?? 0);
-  return { conflict, reasons, score };
+  if (text.length === 0 || relation === null || covered.length === 0) {
+    return { conflict: false, reasons, score: 0 };
+  }
+  const { score } = scorePair(p, m, record.markText, text, record, relation);
+  return { conflict: raises(score), reasons, score };
 }
 
 /** The decision for one watch and one register record. */
