@@ -14,8 +14,9 @@
 // pair, and rewrites the block between <!-- eval:start --> and <!-- eval:end --> in
 // docs/matching.md.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crossesClasses, pairClasses, readDecidedCases } from '../bench/lib/decided-cases.ts';
 import { mulberry32 } from '../bench/lib/random.ts';
 import {
   EXPECTED_REASON as EXPECTED,
@@ -40,7 +41,6 @@ import { countWords, isWeakWord } from '../src/matching/word-weights.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = join(root, 'test/fixtures/euipo/mark-texts.txt');
-const DECIDED = join(root, 'test/fixtures/decided-cases/cases.json');
 const DOC = join(root, 'docs/matching.md');
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -48,6 +48,11 @@ const option = (name: string, fallback: number): number => {
   return i >= 0 ? Number(argv[i + 1]) : fallback;
 };
 const SEED = option('--seed', 20_240_611);
+// --cases a.json,b.json: other files of decided cases (the fixture's format) instead of the fixture.
+const casesAt = argv.indexOf('--cases');
+const caseFiles =
+  casesAt >= 0 ? (argv[casesAt + 1] ?? '').split(',') : ['test/fixtures/decided-cases/cases.json'];
+const decidedCases = caseFiles.flatMap((f) => readDecidedCases(resolve(root, f)));
 const BRANDS = option('--brands', 300);
 const PER_KIND = 4;
 const CLASSES = [25];
@@ -423,59 +428,92 @@ function compoundReport(): string[] {
 }
 
 /**
- * Real decided conflicts (test/fixtures/decided-cases): the earlier mark is the watch, the later
- * mark a record in the same class and territory, so only the text decides.
+ * Real decided conflicts (test/fixtures/decided-cases, or the files given with --cases): the
+ * earlier mark is the watch, in its classes, the later mark a record in its classes and the same
+ * territory (pairClasses: a mark without classes takes the other's). Reported for the held-out
+ * part (the figures that count) and the development part apart (bench/lib/decided-cases.ts).
  */
 function decidedCasesReport(): string[] {
-  type Case = {
-    earlier: { text: string; classes: number[] | null };
-    later: { text: string; classes: number[] | null };
-    outcome: 'conflict' | 'no_conflict';
-    citation: string;
-    shape: string;
-  };
-  const cases = JSON.parse(readFileSync(DECIDED, 'utf8')) as Case[];
   const out: string[] = [];
-  const tally = {
-    conflict: { n: 0, raised: 0, before: 0, sev: noSeverities() },
-    no_conflict: { n: 0, raised: 0, before: 0, sev: noSeverities() },
-  };
+  type Tally = { n: number; raised: number; sev: SeverityCounts };
+  const tally = () => ({ n: 0, raised: 0, sev: noSeverities() });
+  const rows = new Map<string, Tally>();
   const missed: string[] = [];
   const raisedNo: string[] = [];
-  for (const c of cases) {
-    const p = prepare(c.earlier.text);
-    const d = decideConflictPrepared(p, record(c.later.text));
-    const t = tally[c.outcome];
-    t.n++;
-    if (d.conflict) {
-      t.raised++;
-      if (raisedBefore(d.reasons)) t.before++;
-      const sv = severityOf(p, d.reasons, c.later.text);
-      t.sev[sv]++;
-      if (c.outcome === 'no_conflict') raisedNo.push(`${c.earlier.text} / ${c.later.text} (${sv})`);
-    } else if (c.outcome === 'conflict')
-      missed.push(`${c.earlier.text} / ${c.later.text} [${c.shape}]`);
-  }
-  out.push(
-    `Decided cases: ${cases.length} real decisions (test/fixtures/decided-cases, with citations); the earlier mark watched, the later one filed in the same class and territory.`,
-  );
-  out.push('');
-  out.push(
-    '| outcome of the decision | pairs | raised | share raised | without the new rules | high | medium | low |',
-  );
-  out.push('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const [name, t] of Object.entries(tally)) {
-    out.push(
-      `| ${name === 'conflict' ? 'conflict found' : 'no conflict found'} | ${t.n} | ${t.raised} | ${pct(t.raised, t.n)} | ${pct(t.before, t.n)} | ${share(t.sev)} |`,
+  for (const c of decidedCases) {
+    const [watchClasses, recordClasses] = pairClasses(c, CLASSES);
+    const p = prepareWatch(
+      { name: c.earlier.text, niceClasses: watchClasses, designations: ['DE'] },
+      wordStats,
     );
+    const r: RecordInput = {
+      markText: c.later.text,
+      classes: recordClasses,
+      jurisdiction: 'EM',
+      // The decision's goods, for each of the later mark's classes (it states one text for all).
+      goods: recordClasses.map((niceClass) => ({ niceClass, text: c.later.goods ?? '' })),
+    };
+    const d = decideConflictPrepared(p, r);
+    const cross = crossesClasses(c) ? 'cross' : 'same';
+    const keys = [`${c.part}|${c.outcome}|${cross}`, `${c.part}|${c.outcome}|all`];
+    const sv = d.conflict
+      ? assessSeverity(p, d.reasons, {
+          markText: c.later.text,
+          classes: recordClasses,
+          stats: wordStats,
+        }).severity
+      : null;
+    for (const k of keys) {
+      const t = rows.get(k) ?? tally();
+      rows.set(k, t);
+      t.n++;
+      if (sv !== null) {
+        t.raised++;
+        t.sev[sv]++;
+      }
+    }
+    const label = `${c.earlier.text} / ${c.later.text}${cross === 'cross' ? ` (${watchClasses.join(',')} / ${recordClasses.join(',')})` : ''}`;
+    if (c.part !== 'held-out') continue;
+    if (sv === null && c.outcome === 'conflict') missed.push(`${label} [${c.shape}]`);
+    if (sv !== null && c.outcome === 'no_conflict') raisedNo.push(`${label} (${sv})`);
   }
-  out.push('');
+  const count = (part: string) => decidedCases.filter((c) => c.part === part).length;
   out.push(
-    `Conflicts found by the tribunal but not raised: ${missed.length === 0 ? 'none' : missed.join('; ')}.`,
+    `Decided cases: ${decidedCases.length} real decisions (${caseFiles.join(', ')}, with citations), split once by a hash of the pair's id into a held-out part (${count('held-out')} pairs: **the figures that count**) and a development part (${count('development')} pairs, the only one rules may be tuned on). The earlier mark is watched in its classes, the later one filed in its classes and the same territory; a pair crosses classes when both give classes and share none.`,
   );
   out.push('');
   out.push(
-    `No conflict found by the tribunal, raised all the same: ${raisedNo.length === 0 ? 'none' : raisedNo.join('; ')}.`,
+    '| part | outcome of the decision | classes | pairs | raised | share raised | high | medium | low |',
+  );
+  out.push('|---|---|---|---:|---:|---:|---:|---:|---:|');
+  for (const part of ['held-out', 'development']) {
+    for (const [outcome, name] of [
+      ['conflict', 'conflict found'],
+      ['no_conflict', 'no conflict found'],
+    ] as const) {
+      for (const cls of ['same', 'cross', 'all'] as const) {
+        const t = rows.get(`${part}|${outcome}|${cls}`);
+        if (t === undefined) continue;
+        const what =
+          cls === 'same' ? 'same or unstated' : cls === 'cross' ? 'different' : '**all**';
+        out.push(
+          `| ${part} | ${name} | ${what} | ${t.n} | ${t.raised} | ${pct(t.raised, t.n)} | ${share(t.sev)} |`,
+        );
+      }
+    }
+  }
+  out.push('');
+  const ho = (outcome: string) => rows.get(`held-out|${outcome}|all`) ?? tally();
+  const c = ho('conflict');
+  const nc = ho('no_conflict');
+  out.push(
+    `Held out: conflicts raised **${pct(c.raised, c.n)}**, raised conflicts rated medium or high **${pct(c.sev.high + c.sev.medium, c.raised)}**, pairs found not confusing rated high **${pct(nc.sev.high, nc.n)}** (of all such pairs).`,
+  );
+  out.push('');
+  out.push(`Held-out conflicts not raised: ${missed.length === 0 ? 'none' : missed.join('; ')}.`);
+  out.push('');
+  out.push(
+    `Held-out pairs found not confusing, raised all the same: ${raisedNo.length === 0 ? 'none' : raisedNo.join('; ')}.`,
   );
   return out;
 }

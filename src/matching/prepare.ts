@@ -111,6 +111,11 @@ export interface RecordInput extends CoverageRecord {
   classes: readonly number[];
   /** Words the record's office says its owner disclaims (normalized), when the source gives them. */
   disclaimed?: readonly string[];
+  /**
+   * The record's goods and services texts by class, where the source publishes them (goods.ts
+   * compares them with the watch's classes); empty or absent otherwise.
+   */
+  goods?: readonly { niceClass: number; text: string }[];
 }
 
 /** Keys of a watch for the SQL candidate query (see docs/matching.md, "Candidate query"). */
