@@ -28,8 +28,9 @@ const record = (markText: string, over: Partial<AssessedRecord> = {}): AssessedR
   ...over,
 });
 
+const context = (markText: string) => ({ markText, classes: [25] });
 const severityOf = (brand: string, mark: string) =>
-  assessSeverity(watch(brand), compareMarks(brand, mark)).severity;
+  assessSeverity(watch(brand), compareMarks(brand, mark), context(mark)).severity;
 
 describe('severity: the order an examiner gives the evidence', () => {
   it('identical, re-spaced and look-alike text is high', () => {
@@ -58,10 +59,10 @@ describe('severity: the order an examiner gives the evidence', () => {
   it('weak evidence that adds up is medium; the strongest rule otherwise decides', () => {
     const brand = 'Pelikan';
     const one = compareMarks(brand, 'HOGAR PELIKANO');
-    assert.equal(assessSeverity(watch(brand), one).severity, 'low');
+    assert.equal(assessSeverity(watch(brand), one, context('HOGAR PELIKANO')).severity, 'low');
     const two = compareMarks(brand, 'HOGAR PELIKANO PELIKANNET');
     assert.deepEqual(two.map((r) => r.kind).sort(), ['fused', 'near_inside']);
-    const both = assessSeverity(watch(brand), two);
+    const both = assessSeverity(watch(brand), two, context('HOGAR PELIKANO PELIKANNET'));
     assert.equal(both.severity, 'medium');
     assert.match(both.why, /other weak evidence \(.*\) adds up/);
   });

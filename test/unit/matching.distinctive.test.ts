@@ -199,7 +199,10 @@ describe('same_shape: names with the same beginning, ending and rhythm', () => {
       const d = decide(p, mark);
       assert.equal(d.conflict, true, JSON.stringify(d.reasons));
       assert.ok(kinds(d.reasons).includes('same_shape'));
-      assert.equal(assessSeverity(p, d.reasons).severity, 'low');
+      assert.equal(
+        assessSeverity(p, d.reasons, { markText: mark, classes: CLASSES }).severity,
+        'low',
+      );
       assertRetrieved(p, mark);
     });
   }
