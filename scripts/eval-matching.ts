@@ -17,6 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crossesClasses, pairClasses, readDecidedCases } from '../bench/lib/decided-cases.ts';
+import { ALERTS_PER_WATCH_BEFORE, checkTargets } from '../bench/lib/matching-targets.ts';
 import { mulberry32 } from '../bench/lib/random.ts';
 import {
   EXPECTED_REASON as EXPECTED,
@@ -33,6 +34,8 @@ import {
   prepareWatch,
   type RecordInput,
 } from '../src/matching/decide.ts';
+import { FEATURES } from '../src/matching/features.ts';
+import { MODEL } from '../src/matching/model-weights.ts';
 import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
 import { assessSeverity, SEVERITIES, type Severity } from '../src/matching/severity.ts';
 import { trigrams } from '../src/matching/similarity.ts';
@@ -252,6 +255,9 @@ for (let pass = 0; pass < 3; pass++) {
 }
 
 const lines: string[] = [];
+/** Figures the sections below fill in, for the targets at the end. */
+const heldOut = { raised: 0, mediumHigh: 0, noConflictHigh: 0 };
+const meanAlerts = { distinctive: 0, common: 0 };
 lines.push(
   `Run: ${brands.length} watched brands drawn (seed ${SEED}) from ${texts.length.toLocaleString('en')} ` +
     `distinct real EUIPO mark texts; up to ${PER_KIND} generated variants per brand and kind.`,
@@ -324,7 +330,49 @@ lines.push(
     `Node ${process.version}).`,
 );
 
+lines.push('');
+lines.push(...modelReport());
+lines.push('');
+lines.push(...targetsReport());
+
 const report = lines.join('\n');
+
+/** The model the run used: its weights and thresholds (src/matching/model-weights.ts). */
+function modelReport(): string[] {
+  const { alert, medium, high } = MODEL.thresholds;
+  return [
+    `The scoring model (src/matching/model-weights.ts, \`npm run train:matching\`): score = 1 / (1 + e^−(${MODEL.bias} + Σ weight × feature)); raised from ${alert}, \`medium\` from ${medium}, \`high\` from ${high}.`,
+    '',
+    '| feature | weight |',
+    '|---|---:|',
+    ...FEATURES.map((f, k) => `| \`${f}\` | ${MODEL.weights[k]} |`),
+  ];
+}
+
+/** The targets of docs/matching.md against this run (bench/lib/matching-targets.ts). */
+function targetsReport(): string[] {
+  let worstKind = 1;
+  for (const st of stats.values())
+    if (st.total > 0) worstKind = Math.min(worstKind, st.hit / st.total);
+  const rows = checkTargets({
+    heldOutRaised: heldOut.raised,
+    heldOutMediumHigh: heldOut.mediumHigh,
+    heldOutNoConflictHigh: heldOut.noConflictHigh,
+    unrelatedHigh: falseSeverity.high / Math.max(1, falseAlerts.length),
+    falsePer10k: per10k,
+    worstKind,
+    alertsDistinctive: meanAlerts.distinctive,
+    alertsCommon: meanAlerts.common,
+    retrievalMisses,
+  });
+  return [
+    `Targets (decided cases: the held-out part; alerts per watch against ${ALERTS_PER_WATCH_BEFORE.distinctive} and ${ALERTS_PER_WATCH_BEFORE.common} before the model, commit bc99b7b, same run settings):`,
+    '',
+    '| target | measured | goal | met |',
+    '|---|---:|---:|---|',
+    ...rows.map((r) => `| ${r.target} | ${r.measured} | ${r.goal} | ${r.met ? 'yes' : '**no**'} |`),
+  ];
+}
 
 /**
  * Noise as a watch's owner sees it: how many of the register's marks each watch raises, for the
@@ -364,6 +412,10 @@ function alertsPerWatchReport(): string[] {
     const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)] ?? 0;
     return `${mean.toFixed(1)} / ${p95}`;
   };
+  const mean = (ts: { after: number }[]) =>
+    ts.reduce((a, t) => a + t.after, 0) / Math.max(1, ts.length);
+  meanAlerts.distinctive = mean(alertsPerWatch);
+  meanAlerts.common = mean(commonTallies);
   const row = (name: string, ts: { after: number; before: number }[]) =>
     `| ${name} | ${ts.length} | ${stat(ts.map((t) => t.before))} | ${stat(ts.map((t) => t.after))} |`;
   return [
@@ -506,6 +558,9 @@ function decidedCasesReport(): string[] {
   const ho = (outcome: string) => rows.get(`held-out|${outcome}|all`) ?? tally();
   const c = ho('conflict');
   const nc = ho('no_conflict');
+  heldOut.raised = c.raised / Math.max(1, c.n);
+  heldOut.mediumHigh = (c.sev.high + c.sev.medium) / Math.max(1, c.raised);
+  heldOut.noConflictHigh = nc.sev.high / Math.max(1, nc.n);
   out.push(
     `Held out: conflicts raised **${pct(c.raised, c.n)}**, raised conflicts rated medium or high **${pct(c.sev.high + c.sev.medium, c.raised)}**, pairs found not confusing rated high **${pct(nc.sev.high, nc.n)}** (of all such pairs).`,
   );

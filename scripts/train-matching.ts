@@ -90,9 +90,17 @@ for (const c of readDecidedCases()) {
     markText: c.later.text,
     classes: later,
     jurisdiction: 'EM',
+    // As the evaluation gives them: the decision's goods for each of the later mark's classes.
+    goods: later.map((niceClass) => ({ niceClass, text: c.later.goods ?? '' })),
   });
   if (x === null) continue;
-  examples.push({ x, y: c.outcome === 'conflict' ? 1 : 0, w: 2, source: 'decided', kind: c.outcome });
+  examples.push({
+    x,
+    y: c.outcome === 'conflict' ? 1 : 0,
+    w: 2,
+    source: 'decided',
+    kind: c.outcome,
+  });
 }
 
 // --- The planted draws: brands the evaluation does not watch ------------------------------------
@@ -116,7 +124,11 @@ const int = (n: number): number => Math.floor(rand() * n);
 const { generators, applies } = variantGenerators({ pick, int }, vocabularyOf(texts));
 const variantTotals = new Map<string, number>();
 let unrelatedPairs = 0;
-const record = (markText: string): RecordInput => ({ markText, classes: CLASSES, jurisdiction: 'EM' });
+const record = (markText: string): RecordInput => ({
+  markText,
+  classes: CLASSES,
+  jurisdiction: 'EM',
+});
 for (const brand of brands) {
   const p = prepare(brand);
   for (const kind of VARIANT_KINDS) {
@@ -147,6 +159,15 @@ const L2 = 0.002;
 const dims = FEATURES.length;
 const weights = new Array<number>(dims).fill(0);
 let bias = 0;
+// The decided pairs weigh as much as the planted draws together: they are what the levels mean.
+const sumOf = (f: (e: Example) => boolean) => examples.reduce((s, e) => s + (f(e) ? e.w : 0), 0);
+const decidedShare =
+  sumOf((e) => e.source !== 'decided') /
+  Math.max(
+    1,
+    sumOf((e) => e.source === 'decided'),
+  );
+for (const e of examples) if (e.source === 'decided') e.w *= decidedShare;
 const totalWeight = examples.reduce((s, e) => s + e.w, 0);
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const scoreWith = (x: number[]) => {
@@ -224,7 +245,7 @@ function shortfall(f: Figures): number {
   const short = (x: number) => Math.max(0, x);
   return (
     10 * short(0.87 - f.mediumHigh) +
-    10 * short(f.noConflictHigh - 0.08) +
+    10 * short(f.noConflictHigh - 0.06) +
     10 * short(f.unrelatedHigh - 0.04) +
     10 * short(f.falsePer10k - 0.9) +
     20 * short(0.97 - f.worstKind) +

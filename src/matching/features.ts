@@ -1,7 +1,7 @@
 // The features of a candidate pair (watched brand, register mark) that the scoring model weighs
 // (model.ts): what the rules found, how alike the texts look and sound as a whole and word by word,
-// the distinctive words they share and what those weigh in the register, the shared beginning and
-// ending, a contraction, where the brand sits, the lengths and how the goods meet. Every feature is
+// the distinctive words they share and what those weigh in the register, whether the brand is
+// only dictionary words (a weaker mark), the shared beginning and ending, a contraction, where the brand sits, the lengths and how the goods meet. Every feature is
 // a number in 0..1 (most are 0 or 1). Pure; docs/matching.md ("The scoring model") lists them with
 // their weights.
 import type { MarkAnalysis } from './normalize.ts';
@@ -10,6 +10,7 @@ import type { PreparedWatch } from './prepare.ts';
 import { ruleOf, type TextReason } from './rules/index.ts';
 import type { SeverityContext } from './rules/rule.ts';
 import { damerauLevenshtein, phoneticSkeleton, trigramSimilarity, trigrams } from './similarity.ts';
+import { isWord } from './vocabulary.ts';
 import { isWeakWord, wordWeight } from './word-weights.ts';
 
 /** How the record's goods meet the watch's: a shared class, a related class, or unknown. */
@@ -36,6 +37,7 @@ export const FEATURES = [
   'extra_words',
   'short_brand',
   'common_brand',
+  'dictionary_brand',
   'digits',
   'goods_related',
   'goods_unknown',
@@ -124,7 +126,8 @@ function wordLikeness(p: PreparedWatch, m: MarkAnalysis): { text: number; sound:
     for (const mw of m.folded) {
       if (mw.length < 3) continue;
       text = Math.max(text, textSimilarity(bw, mw));
-      if (bs.length >= 3) sound = Math.max(sound, textSimilarity(bs, phoneticSkeleton(mw.replace(/[^A-Z]/g, ''))));
+      if (bs.length >= 3)
+        sound = Math.max(sound, textSimilarity(bs, phoneticSkeleton(mw.replace(/[^A-Z]/g, ''))));
     }
   }
   return { text, sound };
@@ -192,6 +195,7 @@ export function pairFeatures(
     extra_words: Math.min(3, Math.max(0, m.folded.length - p.brand.folded.length)) / 3,
     short_brand: p.brand.compact.length <= 4 ? 1 : 0,
     common_brand: isDistinctive(p) ? 0 : 1,
+    dictionary_brand: p.brand.folded.every((w) => isWord(w)) ? 1 : 0,
     digits: /[0-9]/.test(p.brand.plainCompact + m.plainCompact) ? 1 : 0,
     goods_related: goods === 'related' ? 1 : 0,
     goods_unknown: goods === 'unknown' ? 1 : 0,

@@ -4,7 +4,7 @@
 // draws (scripts/train-matching.ts, `npm run train:matching`, writes model-weights.ts). The score
 // decides whether a candidate the rules found is raised, and how severe the alert is. Pure; no
 // network, no file read at run time.
-import { type Features, FEATURES, type FeatureName } from './features.ts';
+import { FEATURES, type FeatureName, type Features } from './features.ts';
 import { MODEL } from './model-weights.ts';
 
 export type Severity = 'low' | 'medium' | 'high';

@@ -54,7 +54,15 @@ export function assessSeverity(
   const record = { classes: context.classes, markText: context.markText, jurisdiction: '' };
   const relation = goodsRelation(p, record).relation ?? 'related';
   const m = analyzeMark(context.markText);
-  const { features, score } = scorePair(p, m, context.markText, text, record, relation, context.stats);
+  const { features, score } = scorePair(
+    p,
+    m,
+    context.markText,
+    text,
+    record,
+    relation,
+    context.stats,
+  );
   const severity = levelOf(score);
   const factors = mainFactors(features);
   const made = factors.length > 0 ? `; the score weighs most ${factors.join(', ')}` : '';

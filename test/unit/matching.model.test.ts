@@ -19,7 +19,11 @@ import { analyzeMark } from '../../src/matching/normalize.ts';
 import { assessSeverity } from '../../src/matching/severity.ts';
 
 const prepare = (name: string) => prepareWatch({ name, niceClasses: [25], designations: ['DE'] });
-const featuresOf = (brand: string, mark: string, goods: 'same' | 'related' | 'unknown' = 'same') => {
+const featuresOf = (
+  brand: string,
+  mark: string,
+  goods: 'same' | 'related' | 'unknown' = 'same',
+) => {
   const p = prepare(brand);
   const m = analyzeMark(mark);
   const rules = ruleEvidence(p, compareText(p, m), { markText: mark, classes: [25] });
@@ -56,7 +60,10 @@ describe('features', () => {
   it('tells the goods apart', () => {
     assert.equal(featuresOf('NIKE', 'NIKES', 'related').goods_related, 1);
     assert.equal(featuresOf('NIKE', 'NIKES', 'unknown').goods_unknown, 1);
-    assert.equal(featuresOf('NIKE', 'NIKES').goods_related + featuresOf('NIKE', 'NIKES').goods_unknown, 0);
+    assert.equal(
+      featuresOf('NIKE', 'NIKES').goods_related + featuresOf('NIKE', 'NIKES').goods_unknown,
+      0,
+    );
   });
 });
 
@@ -93,10 +100,14 @@ describe('score', () => {
     const f = featuresOf('PHILIPS', 'FILIPS');
     const factors = mainFactors(f);
     assert.ok(factors.length > 0);
-    const a = assessSeverity(prepare('PHILIPS'), compareText(prepare('PHILIPS'), analyzeMark('FILIPS')), {
-      markText: 'FILIPS',
-      classes: [25],
-    });
+    const a = assessSeverity(
+      prepare('PHILIPS'),
+      compareText(prepare('PHILIPS'), analyzeMark('FILIPS')),
+      {
+        markText: 'FILIPS',
+        classes: [25],
+      },
+    );
     assert.match(a.why, /score 0\.\d\d of 1/);
     assert.match(a.why, new RegExp(factors[0] as string));
   });
