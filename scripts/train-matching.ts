@@ -153,6 +153,41 @@ for (const brand of brands) {
 }
 
 // --- Logistic regression ------------------------------------------------------------------------
+/**
+ * The direction each feature may push the score, where the law says which way it goes: likeness
+ * only adds, a weak or common brand, extra words and goods that only relate only take away. The
+ * fit is projected onto these signs after every step, so that a small data set cannot learn that
+ * common words make a conflict likelier (monotonic, and tested in matching.model.test.ts).
+ */
+const SIGN: Partial<Record<(typeof FEATURES)[number], 1 | -1>> = {
+  rule_medium: 1,
+  rule_high: 1,
+  rules_more: 1,
+  whole_text: 1,
+  whole_trigram: 1,
+  whole_sound: 1,
+  word_text: 1,
+  word_sound: 1,
+  shared_weight: 1,
+  shared_weak_only: -1,
+  prefix: 1,
+  suffix: 1,
+  contraction: 1,
+  at_start: 1,
+  length_ratio: 1,
+  extra_words: -1,
+  short_brand: -1,
+  common_brand: -1,
+  dictionary_brand: -1,
+  goods_related: -1,
+  goods_unknown: -1,
+};
+const project = (k: number, w: number): number => {
+  const sign = SIGN[FEATURES[k] as (typeof FEATURES)[number]];
+  if (sign === 1) return Math.max(0, w);
+  if (sign === -1) return Math.min(0, w);
+  return w;
+};
 const STEPS = 20_000;
 const RATE = 0.5;
 const L2 = 0.002;
@@ -186,7 +221,7 @@ for (let step = 0; step < STEPS; step++) {
   bias -= (RATE * gradBias) / totalWeight;
   for (let k = 0; k < dims; k++) {
     const g = (grad[k] as number) / totalWeight + L2 * (weights[k] as number);
-    weights[k] = (weights[k] as number) - RATE * g;
+    weights[k] = project(k, (weights[k] as number) - RATE * g);
   }
 }
 const rounded = weights.map((w) => Math.round(w * 1e4) / 1e4);

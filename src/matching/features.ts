@@ -18,9 +18,8 @@ export type GoodsRelation = 'same' | 'related' | 'unknown';
 
 /** The features, in the order of the model's weights (model-weights.ts). */
 export const FEATURES = [
-  'rule_high',
   'rule_medium',
-  'rule_low',
+  'rule_high',
   'rules_more',
   'whole_text',
   'whole_trigram',
@@ -175,9 +174,9 @@ export function pairFeatures(
   const shared = sharedWords(p, m);
   const sub = b[0] === c[0] ? commonSubsequence(b, c) : 0;
   return {
+    // Cumulative, so that with weights of one sign a stronger rule never scores lower.
+    rule_medium: rules.level >= 2 ? 1 : 0,
     rule_high: rules.level >= 3 ? 1 : 0,
-    rule_medium: rules.level === 2 ? 1 : 0,
-    rule_low: rules.level === 1 ? 1 : 0,
     rules_more: Math.min(2, Math.max(0, rules.count - 1)) / 2,
     whole_text: textSimilarity(b, c),
     whole_trigram: trigramSimilarity(p.trigramSet, trigrams(m.compact)),

@@ -45,9 +45,8 @@ export function levelOf(score: number, model: ScoringModel = MODEL): Severity {
 
 /** What the features that pushed the score up say, in a lawyer's words (features named in docs). */
 const SAID: Partial<Record<FeatureName, string>> = {
-  rule_high: 'the texts read as the same mark',
-  rule_medium: 'a close form of the brand',
-  rule_low: 'a weaker form of the brand',
+  rule_high: 'a form of the brand the rules rate strong',
+  rule_medium: 'a form of the brand the rules rate at least medium',
   rules_more: 'several kinds of likeness at once',
   whole_text: 'the letters of the whole marks',
   whole_trigram: 'the letter groups they share',

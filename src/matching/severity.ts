@@ -63,13 +63,14 @@ export function assessSeverity(
     relation,
     context.stats,
   );
-  const severity = levelOf(score);
   const factors = mainFactors(features);
   const made = factors.length > 0 ? `; the score weighs most ${factors.join(', ')}` : '';
-  return {
-    severity,
-    decisive,
-    why: `${shape} (score ${score.toFixed(2)} of 1, ${severity}${made})`,
-    score,
-  };
+  const why = `${shape} (score ${score.toFixed(2)} of 1, ${levelOf(score)}${made})`;
+  // A word the record's office found descriptive (its disclaimer) is no evidence the decided
+  // cases could weigh (none has one): the rule's own level, low, stands.
+  if (text.every((r) => r.kind === 'shared_word' && r.disclaimed)) {
+    const kept = `${shape} (score ${score.toFixed(2)} of 1; the disclaimer keeps the alert low)`;
+    return { severity: 'low', decisive, why: kept, score };
+  }
+  return { severity: levelOf(score), decisive, why, score };
 }
