@@ -26,8 +26,7 @@ import {
   vocabularyOf,
 } from '../bench/lib/variants.ts';
 import {
-  compareText,
-  goodsRelation,
+  findCandidate,
   type PreparedWatch,
   prepareWatch,
   type RecordInput,
@@ -69,12 +68,10 @@ const wordStats = countWords(analyses.map((a) => a.words));
 const prepare = (name: string, classes: readonly number[] = CLASSES) =>
   prepareWatch({ name, niceClasses: [...classes], designations: ['DE'] }, wordStats);
 
-/** The example of a pair, or null when the rules do not find it (or the goods do not meet). */
+/** The example of a pair, or null when it is no candidate (decide.ts, findCandidate). */
 function exampleOf(p: PreparedWatch, record: RecordInput): number[] | null {
-  const m = analyzeMark(record.markText);
-  const text = compareText(p, m, []);
-  const relation = goodsRelation(p, record).relation;
-  if (text.length === 0 || relation === null) return null;
+  const { m, text, relation } = findCandidate(p, record);
+  if (relation === null) return null;
   const { features } = scorePair(p, m, record.markText, text, record, relation);
   return FEATURES.map((f) => (features as Features)[f]);
 }

@@ -293,7 +293,7 @@ export function matchCandidateIndex(set: CandidateIndex, watch: PreparedWatch): 
       if (s / (brandCount + (set.trigramCount[i] as number) - s) >= threshold) picked.add(i);
     }
   }
-  const [low, high] = classBits(watch.classes);
+  const [low, high] = classBits(watch.candidateClasses);
   const territory = coverageSearch(watch.designations);
   const offices = new Set(territory.jurisdictions);
   const woDesignations = new Set(territory.woDesignations);

@@ -5,9 +5,11 @@
 // keep the two in step.
 import { coveredDesignations } from './coverage.ts';
 import { type Features, type GoodsRelation, pairFeatures, ruleEvidence } from './features.ts';
+import { type GoodsMeeting, goodsMeeting } from './goods.ts';
 import { raises, scoreOf } from './model.ts';
 import { analyzeMark, type MarkAnalysis } from './normalize.ts';
 import {
+  isDistinctiveBrand,
   type PreparedWatch,
   prepareWatchSides,
   type RecordInput,
@@ -16,7 +18,7 @@ import {
   trigramThreshold,
   type WatchInput,
 } from './prepare.ts';
-import { RULES, type TextReason, type TextReasonKind } from './rules/index.ts';
+import { RULES, ruleOf, type TextReason, type TextReasonKind } from './rules/index.ts';
 import type { KeySink } from './rules/rule.ts';
 import { NO_WORD_STATS, type WordStats } from './word-weights.ts';
 
@@ -35,19 +37,32 @@ export {
 } from './prepare.ts';
 export type { TextReason, TextReasonKind } from './rules/index.ts';
 
-export type ReasonKind = TextReasonKind | 'class_overlap' | 'territory';
+export type ReasonKind = TextReasonKind | 'class_overlap' | 'related_goods' | 'territory';
+
+/**
+ * A record in a related class (goods.ts) is a candidate only on text this strong (the strongest
+ * rule's own strength, rules/*.ts `score`); the model then scores it with `goods_related`, whose
+ * weight only lowers the score: a related class is weaker evidence than the same one.
+ */
+export const RELATED_MIN_SCORE = 0.7;
 
 /** One machine-readable finding, with a sentence (`detail`) a reader can quote. */
 export type Reason =
   | TextReason
   | { kind: 'class_overlap'; detail: string; classes: number[] }
+  | {
+      /** No class is shared, but a record class is related to a watch class (goods.ts). */
+      kind: 'related_goods';
+      detail: string;
+      meeting: GoodsMeeting;
+    }
   | { kind: 'territory'; detail: string; designations: string[] };
 
 export interface Decision {
   /**
    * True when a text rule fired, a Nice class is shared (or the record has none: the source does
-   * not publish them), a watch designation is covered and the model's score reaches the alert
-   * threshold.
+   * not publish them, or a record class is related to a watch class, goods.ts), a watch designation
+   * is covered and the model's score reaches the alert threshold (model.ts).
    */
   conflict: boolean;
   /** Text reasons (strongest first), then the `class_overlap` and `territory` facts that hold. */
@@ -116,10 +131,24 @@ export function compareText(
   return out;
 }
 
+/**
+ * Is the text strong enough to cross into a related class: a finding that the severity of the
+ * same class rates medium or high on its own (the brand's common words found inside a longer mark
+ * are low there, and stay out here)?
+ */
+export function strongText(p: PreparedWatch, text: readonly TextReason[]): boolean {
+  const input = { p, distinctive: isDistinctiveBrand(p), context: undefined };
+  return text.some(
+    (r) =>
+      (ruleOf(r.kind)?.score ?? 0) >= RELATED_MIN_SCORE &&
+      (ruleOf(r.kind)?.severity(r, input)[0] ?? 0) >= 2,
+  );
+}
+
 /** How the record's classes meet the watch's: shared, absent from the source, or neither. */
 export function goodsRelation(
   p: PreparedWatch,
-  record: RecordInput,
+  record: { classes: readonly number[] },
 ): { shared: number[]; relation: GoodsRelation | null } {
   const shared: number[] = [];
   for (const c of record.classes) if (p.classes.has(c) && !shared.includes(c)) shared.push(c);
@@ -154,9 +183,24 @@ export function scorePair(
  * find the candidates; the model's score decides which are raised.
  */
 export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): Decision {
+  const { m, text, relation, reasons } = findCandidate(p, record);
+  if (relation === null) return { conflict: false, reasons, score: 0 };
+  const { score } = scorePair(p, m, record.markText, text, record, relation);
+  return { conflict: raises(score), reasons, score };
+}
+
+/**
+ * What the rules and the class and territory facts say of a record: its analysis, the text
+ * reasons, every reason, and how the goods meet when the pair is a candidate for the model (a
+ * text rule holds, the classes meet, a watch designation is covered); `relation` null otherwise.
+ */
+export function findCandidate(
+  p: PreparedWatch,
+  record: RecordInput,
+): { m: MarkAnalysis; text: TextReason[]; relation: GoodsRelation | null; reasons: Reason[] } {
   const m = analyzeMark(record.markText);
   const text = compareText(p, m, record.disclaimed ?? []);
-  const { shared, relation } = goodsRelation(p, record);
+  const { shared, relation: classes } = goodsRelation(p, record);
   const covered = coveredDesignations(record, p.designations);
   const reasons: Reason[] = [...text];
   if (shared.length > 0) {
@@ -166,6 +210,15 @@ export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): D
       classes: shared,
     });
   }
+  const crossesClasses = classes === null && p.relatedClasses && strongText(p, text);
+  const meeting = crossesClasses ? goodsMeeting(p.classes, record.classes, record.goods) : null;
+  if (meeting !== null) {
+    reasons.push({
+      kind: 'related_goods',
+      detail: `Related goods: ${meeting.watchGoods} (${meeting.watchClass}) and ${meeting.recordGoods} (${meeting.recordClass}), ${meeting.reason}.`,
+      meeting,
+    });
+  }
   if (covered.length > 0) {
     reasons.push({
       kind: 'territory',
@@ -173,11 +226,9 @@ export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): D
       designations: covered,
     });
   }
-  if (text.length === 0 || relation === null || covered.length === 0) {
-    return { conflict: false, reasons, score: 0 };
-  }
-  const { score } = scorePair(p, m, record.markText, text, record, relation);
-  return { conflict: raises(score), reasons, score };
+  const relation = classes ?? (meeting !== null ? 'related' : null);
+  const candidate = text.length > 0 && covered.length > 0;
+  return { m, text, relation: candidate ? relation : null, reasons };
 }
 
 /** The decision for one watch and one register record. */

@@ -5,8 +5,7 @@
 // a number in 0..1 (most are 0 or 1). Pure; docs/matching.md ("The scoring model") lists them with
 // their weights.
 import type { MarkAnalysis } from './normalize.ts';
-import { allCommon } from './normalize.ts';
-import type { PreparedWatch } from './prepare.ts';
+import { isDistinctiveBrand, type PreparedWatch } from './prepare.ts';
 import { ruleOf, type TextReason } from './rules/index.ts';
 import type { SeverityContext } from './rules/rule.ts';
 import { damerauLevenshtein, phoneticSkeleton, trigramSimilarity, trigrams } from './similarity.ts';
@@ -56,7 +55,7 @@ export function ruleEvidence(
   reasons: readonly TextReason[],
   context: SeverityContext | undefined,
 ): RuleEvidence {
-  const input = { p, distinctive: isDistinctive(p), context };
+  const input = { p, distinctive: isDistinctiveBrand(p), context };
   let level = 0;
   const kinds = new Set<string>();
   for (const r of reasons) {
@@ -66,11 +65,6 @@ export function ruleEvidence(
     level = Math.max(level, rule.severity(r, input)[0]);
   }
   return { level, count: kinds.size };
-}
-
-/** A brand that is not only common words and has 4+ characters: its owner's own invention. */
-export function isDistinctive(p: PreparedWatch): boolean {
-  return p.brand.compact.length >= 4 && !allCommon(p.brand.folded);
 }
 
 /** 1 - edit distance / longer length: 1 for equal texts, 0 for nothing in common. */
@@ -193,7 +187,7 @@ export function pairFeatures(
     length_ratio: shorter / longer,
     extra_words: Math.min(3, Math.max(0, m.folded.length - p.brand.folded.length)) / 3,
     short_brand: p.brand.compact.length <= 4 ? 1 : 0,
-    common_brand: isDistinctive(p) ? 0 : 1,
+    common_brand: isDistinctiveBrand(p) ? 0 : 1,
     dictionary_brand: p.brand.folded.every((w) => isWord(w)) ? 1 : 0,
     digits: /[0-9]/.test(p.brand.plainCompact + m.plainCompact) ? 1 : 0,
     goods_related: goods === 'related' ? 1 : 0,

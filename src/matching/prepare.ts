@@ -3,6 +3,7 @@
 // rules themselves are in rules/, one file each; decide.ts runs them in order.
 
 import type { CoverageRecord } from './coverage.ts';
+import { relatedClassesOf } from './goods.ts';
 import {
   type AffixSplit,
   affixSplits,
@@ -147,6 +148,11 @@ export interface PreparedWatch {
   designations: readonly string[];
   /** WatchInput.relatedClasses, defaulted. */
   relatedClasses: boolean;
+  /**
+   * The classes the candidate query searches: the watch's, and the classes related to them
+   * (goods.ts) unless the watch turned related classes off.
+   */
+  candidateClasses: readonly number[];
   core: readonly string[];
   coreCompact: string;
   /** Proper runs of brand words, joined, that are distinctive (for contained_in_brand). */
@@ -253,6 +259,10 @@ export function prepareWatchSides(
     classes: new Set(watch.niceClasses),
     designations: [...new Set(watch.designations.map((d) => d.trim().toUpperCase()))],
     relatedClasses: watch.relatedClasses ?? true,
+    candidateClasses: [
+      ...new Set(watch.niceClasses),
+      ...(watch.relatedClasses === false ? [] : relatedClassesOf(watch.niceClasses)),
+    ],
     core,
     coreCompact,
     runs: brandRuns(brand),
@@ -495,6 +505,11 @@ export function keepsShortDistinctive(
     if (!found) return false;
   }
   return true;
+}
+
+/** A brand that is not only common words and has 4+ characters: its owner's own invention. */
+export function isDistinctiveBrand(p: PreparedWatch): boolean {
+  return p.brand.compact.length >= 4 && !allCommon(p.brand.folded);
 }
 
 /** Edits tolerated at this compact length: none below 4, one from 4, two from 8. */

@@ -2,15 +2,17 @@
 // pair, calibrated on decided outcomes: the thresholds of the levels are set on the development
 // part of the decided cases (scripts/train-matching.ts). The rules still say why: the strongest
 // rule's sentence (rules/, `severity`) names the shape, and the features that made the score are
-// named after it. docs/matching.md ("Severity") has the model and its figures.
+// named after it; a related class rather than the same one caps it at medium unless the texts are
+// the same. docs/matching.md ("Severity") has the model and its figures.
 import { goodsRelation, type PreparedWatch, type Reason, scorePair } from './decide.ts';
-import { isDistinctive } from './features.ts';
 import { levelOf, mainFactors, type Severity } from './model.ts';
 import { analyzeMark } from './normalize.ts';
+import { isDistinctiveBrand } from './prepare.ts';
 import { ruleOf, type TextReason, type TextReasonKind } from './rules/index.ts';
 import type { SeverityContext } from './rules/rule.ts';
 
 export type { Severity } from './model.ts';
+export { isDistinctiveBrand } from './prepare.ts';
 export type { SeverityContext } from './rules/rule.ts';
 
 export const SEVERITIES: readonly Severity[] = ['high', 'medium', 'low'];
@@ -34,7 +36,7 @@ export function assessSeverity(
   reasons: readonly Reason[],
   context: SeverityContext,
 ): SeverityAssessment {
-  const input = { p, distinctive: isDistinctive(p), context };
+  const input = { p, distinctive: isDistinctiveBrand(p), context };
   const text: TextReason[] = [];
   let best = 0;
   let decisive: TextReasonKind | null = null;
@@ -72,5 +74,13 @@ export function assessSeverity(
     const kept = `${shape} (score ${score.toFixed(2)} of 1; the disclaimer keeps the alert low)`;
     return { severity: 'low', decisive, why: kept, score };
   }
+  // Goods in a related class, not the same one (goods.ts): only the same text stays high.
+  if (levelOf(score) === 'high' && relation === 'related' && !SAME_TEXT.has(decisive)) {
+    const capped = `${why}, but in a related class rather than the same one, which makes it at most medium`;
+    return { severity: 'medium', decisive, why: capped, score };
+  }
   return { severity: levelOf(score), decisive, why, score };
 }
+
+/** The identity rules: the same text to the eye. */
+const SAME_TEXT: ReadonlySet<string | null> = new Set(['exact', 'normalized', 'confusable']);

@@ -168,10 +168,7 @@ describe('shared_word severity', () => {
   });
   it('one word of a two-word brand shared with another mark is not high', () => {
     assert.notEqual(assessed('MOUNTAIN DEW', 'CAN DEW', [9]).severity, 'high');
-    assert.notEqual(
-      assessed('NORTHERN REFLECTIONS', 'CANADIAN REFLECTIONS', [9]).severity,
-      'high',
-    );
+    assert.notEqual(assessed('NORTHERN REFLECTIONS', 'CANADIAN REFLECTIONS', [9]).severity, 'high');
   });
 });
 

@@ -65,7 +65,7 @@ function bandCondition(length: number, text: string, classes: string, coverage: 
 export function bandSearchKeys(watch: PreparedWatch): { classes: number[]; coverage: string[] } {
   const territory = coverageSearch(watch.designations);
   return {
-    classes: [0, ...watch.classes],
+    classes: [0, ...watch.candidateClasses],
     coverage: [...territory.jurisdictions, ...territory.woDesignations.map((d) => `WO:${d}`)],
   };
 }
@@ -102,7 +102,7 @@ export async function queryCandidates(
   // Territory prefilter; the pure module still decides coverage exactly (coverage.ts).
   const territory = coverageSearch(watch.designations);
   const params: unknown[] = [
-    [...watch.classes],
+    [...watch.candidateClasses],
     range.fromSeq,
     range.toSeq,
     territory.jurisdictions,

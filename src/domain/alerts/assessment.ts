@@ -5,6 +5,7 @@
 
 import type { Decision, PreparedWatch } from '../../matching/decide.ts';
 import { ruleEvidence } from '../../matching/evidence.ts';
+import { meetingSentence } from '../../matching/goods.ts';
 import { niceClassHeading } from '../../matching/nice-classes.ts';
 import { assessSeverity, type Severity, type SeverityAssessment } from '../../matching/severity.ts';
 import type { WordStats } from '../../matching/word-weights.ts';
@@ -149,6 +150,7 @@ export function assessAlert(
   blocks.push({ heading: 'Why it was raised', items });
 
   const shared = decision.reasons.find((r) => r.kind === 'class_overlap');
+  const related = decision.reasons.find((r) => r.kind === 'related_goods');
   if (shared !== undefined && shared.kind === 'class_overlap') {
     const list = shared.classes
       .map((c) => `${c} (${niceClassHeading(c) ?? 'unknown class'})`)
@@ -157,6 +159,8 @@ export function assessAlert(
       heading: 'Goods and services',
       pieces: [`Shared Nice class${shared.classes.length > 1 ? 'es' : ''}: ${list}.`],
     });
+  } else if (related !== undefined && related.kind === 'related_goods') {
+    blocks.push({ heading: 'Goods and services', pieces: [meetingSentence(related.meeting)] });
   } else if (record.classes.length === 0) {
     blocks.push({ heading: 'Goods and services', pieces: [CLASSES_NOT_PUBLISHED] });
   }

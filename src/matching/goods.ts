@@ -1,0 +1,318 @@
+// Goods that meet across classes: the pairs of Nice classes whose goods or services tribunals have
+// found related, each with the reason in words and the decisions that found it, and the test of a
+// record's goods text against them. Pure, no I/O. docs/matching.md ("Related classes") explains the
+// use: a record in a related class is a candidate, its alert weaker than one in the same class.
+//
+// Sources (published decisions and office practice; each pair names its own below):
+// - The relatedness of goods is a factor of every likelihood-of-confusion test: the du Pont
+//   factors applied by the Federal Circuit and the TTAB (In re Majestic Distilling Co., 315 F.3d
+//   1311 (Fed. Cir. 2003)); the EUIPO's factors (nature, purpose, method of use, complementarity,
+//   competition, distribution channels, relevant public, usual origin) in its Guidelines for
+//   Examination of EU trade marks, Part C, Section 2, Chapter 2 "Comparison of goods and services",
+//   which also treats restaurant services against foodstuffs and drinks.
+// - A pair is listed only when a decision below found goods of those two classes related.
+import { niceClassHeading } from './nice-classes.ts';
+
+/** One side of a relation: its class, what it is called, and the words of a goods text that show it. */
+export interface GoodsSide {
+  niceClass: number;
+  /** The goods in a lawyer's words: "beer". */
+  name: string;
+  /** Words (upper case, whole words or their plurals) that put a goods text on this side. */
+  terms: readonly string[];
+}
+
+export interface ClassRelation {
+  sides: readonly [GoodsSide, GoodsSide];
+  /** Why the goods meet, in words: "alcoholic beverages sold through the same channels". */
+  reason: string;
+  /** The decisions that found such goods related. */
+  sources: readonly string[];
+}
+
+const BEER: GoodsSide = {
+  niceClass: 32,
+  name: 'beer',
+  terms: ['BEER', 'ALE', 'LAGER', 'STOUT', 'PORTER', 'PILSNER', 'PILS', 'MALT', 'RADLER', 'BREW'],
+};
+const WINE_SPIRITS: GoodsSide = {
+  niceClass: 33,
+  name: 'wine and spirits',
+  terms: [
+    'WINE',
+    'SPIRIT',
+    'TEQUILA',
+    'VODKA',
+    'WHISKY',
+    'WHISKEY',
+    'GIN',
+    'RUM',
+    'BRANDY',
+    'LIQUEUR',
+    'LIQUOR',
+    'CHAMPAGNE',
+    'ALCOHOLIC',
+  ],
+};
+const SOFT_DRINKS: GoodsSide = {
+  niceClass: 32,
+  name: 'soft and energy drinks',
+  terms: [
+    'ENERGY',
+    'SOFT',
+    'WATER',
+    'JUICE',
+    'SODA',
+    'BEVERAGE',
+    'DRINK',
+    'SYRUP',
+    'NON-ALCOHOLIC',
+  ],
+};
+const PHARMA: GoodsSide = {
+  niceClass: 5,
+  name: 'pharmaceuticals and dietary supplements',
+  terms: ['PHARMACEUTICAL', 'MEDICATED', 'MEDICINE', 'DRUG', 'SUPPLEMENT', 'VITAMIN', 'MEDICAL'],
+};
+const COSMETICS: GoodsSide = {
+  niceClass: 3,
+  name: 'cosmetics',
+  terms: ['COSMETIC', 'SKIN', 'HAIR', 'CREAM', 'LOTION', 'SERUM', 'PERFUME', 'SOAP', 'SHAMPOO'],
+};
+const DAIRY_MEAT: GoodsSide = {
+  niceClass: 29,
+  name: 'meat, cheese and other prepared foods',
+  terms: [
+    'MEAT',
+    'CHEESE',
+    'YOGURT',
+    'YOGHURT',
+    'MILK',
+    'SAUSAGE',
+    'HAM',
+    'POULTRY',
+    'EGG',
+    'DAIRY',
+  ],
+};
+const BAKERY: GoodsSide = {
+  niceClass: 30,
+  name: 'bakery goods, cereals and coffee',
+  terms: [
+    'BREAD',
+    'BAKERY',
+    'PASTRY',
+    'CAKE',
+    'CEREAL',
+    'COFFEE',
+    'TEA',
+    'BISCUIT',
+    'SAUCE',
+    'MUSTARD',
+  ],
+};
+const RESTAURANT: GoodsSide = {
+  niceClass: 43,
+  name: 'restaurant services',
+  terms: ['RESTAURANT', 'CAFE', 'CAFETERIA', 'BAR', 'CATERING', 'FOOD', 'DRINK', 'PUB', 'BREWPUB'],
+};
+const CLOTHING: GoodsSide = {
+  niceClass: 25,
+  name: 'clothing',
+  terms: ['CLOTHING', 'SHIRT', 'T-SHIRT', 'APPAREL', 'CAP', 'HAT', 'FOOTWEAR', 'SHOE', 'JACKET'],
+};
+const ENTERTAINMENT: GoodsSide = {
+  niceClass: 41,
+  name: 'entertainment services',
+  terms: [
+    'ENTERTAINMENT',
+    'MUSIC',
+    'CONCERT',
+    'PERFORMANCE',
+    'SHOW',
+    'TELEVISION',
+    'FILM',
+    'EVENT',
+  ],
+};
+const RECORDINGS: GoodsSide = {
+  niceClass: 9,
+  name: 'sound and video recordings',
+  terms: ['RECORDING', 'AUDIO', 'VIDEO', 'MUSIC', 'DOWNLOADABLE', 'RECORD'],
+};
+const RETAIL: GoodsSide = {
+  niceClass: 35,
+  name: 'retail store services',
+  terms: ['RETAIL', 'STORE', 'SHOP', 'SHOPS', 'CONSIGNMENT', 'ONLINE', 'WHOLESALE'],
+};
+const UTENSILS: GoodsSide = {
+  niceClass: 21,
+  name: 'cosmetic utensils',
+  terms: ['UTENSIL', 'BRUSH', 'SPONGE', 'APPLICATOR', 'COSMETIC'],
+};
+
+/** The related class pairs. Order does not matter: a relation holds both ways. */
+export const CLASS_RELATIONS: readonly ClassRelation[] = [
+  {
+    sides: [BEER, WINE_SPIRITS],
+    reason: 'alcoholic beverages sold through the same channels to the same consumers',
+    sources: [
+      'In re Chatam International Inc., 380 F.3d 1340 (Fed. Cir. 2004): GASPAR’S ALE (beer) / JOSE GASPAR GOLD (tequila)',
+      'In re Majestic Distilling Co., 315 F.3d 1311 (Fed. Cir. 2003): RED BULL (malt liquor) / RED BULL (tequila)',
+      'In re Kysela Pere et Fils, Ltd., 98 USPQ2d 1261 (TTAB 2011): HB (beer) / HB (wine)',
+      'In re Cerveceria Primus, Serial No. 87460794 (TTAB Mar. 19, 2019): TEMPUS TWO (wines) / TEMPUS (beer)',
+    ],
+  },
+  {
+    sides: [WINE_SPIRITS, DAIRY_MEAT],
+    reason: 'wine and cheese are sold, served and advertised together',
+    sources: [
+      'E. & J. Gallo Winery v. Gallo Cattle Co., 967 F.2d 1280 (9th Cir. 1992): GALLO (wine) / GALLO (cheese)',
+    ],
+  },
+  {
+    sides: [DAIRY_MEAT, BAKERY],
+    reason: 'foodstuffs sold side by side in the same grocery stores to the same shoppers',
+    sources: [
+      'In re Martin’s Famous Pastry Shoppe, Inc., 748 F.2d 1565 (Fed. Cir. 1984): MARTIN’S (cheese) / MARTIN’S (bread)',
+      'General Mills, Inc. v. Fage Dairy Processing Industry S.A., 100 USPQ2d 1584 (TTAB 2011): TOTAL (cereal) / FAGE TOTAL (yogurt)',
+    ],
+  },
+  ...[BAKERY, DAIRY_MEAT, BEER, WINE_SPIRITS].map(
+    (food): ClassRelation => ({
+      sides: [food, RESTAURANT],
+      reason:
+        'food and drink are served in restaurants, which often sell their own under the same name (more than the food itself must show the link)',
+      sources: [
+        'In re Opus One Inc., 60 USPQ2d 1812 (TTAB 2001): OPUS ONE (wine) / OPUS ONE (restaurant services)',
+        'In re Golden Griddle Pancake House Ltd., 17 USPQ2d 1074 (TTAB 1990): GOLDEN GRIDDLE (table syrup) / GOLDEN GRIDDLE PANCAKE HOUSE (restaurant services)',
+        'Jacobs v. International Multifoods Corp., 668 F.2d 1234 (CCPA 1982): food and restaurant services are not related by the food alone',
+      ],
+    }),
+  ),
+  {
+    sides: [PHARMA, COSMETICS],
+    reason: 'medicated and cosmetic care products serve the same purpose and reach the same buyers',
+    sources: [
+      'Allergan, Inc. v. Gems Style Inc., Opposition No. 91246051 (TTAB Nov. 6, 2020): BOTOX (pharmaceuticals) / BOTO SMART (hair care)',
+    ],
+  },
+  {
+    sides: [PHARMA, SOFT_DRINKS],
+    reason:
+      'dietary supplements and energy drinks are taken for the same purpose and sold together',
+    sources: [
+      'In re Dub Nutrition, LLC, Serial No. 77752113 (TTAB Oct. 3, 2012): DUB (energy drinks) / DUB (dietary supplements)',
+    ],
+  },
+  {
+    sides: [BAKERY, SOFT_DRINKS],
+    reason:
+      'coffee and energy drinks are both drunk for their caffeine and sold in the same outlets',
+    sources: [
+      'Energy Beverages LLC v Cantarella Bros Pty Ltd [2023] FCAFC 44: MOTHER (energy drinks) / MOTHERSKY (coffee)',
+    ],
+  },
+  {
+    sides: [CLOTHING, ENTERTAINMENT],
+    reason: 'entertainers and events sell clothing under their own names as merchandise',
+    sources: [
+      'Mutual of Omaha Ins. Co. v. Novak, 836 F.2d 397 (8th Cir. 1987): MUTUAL OF OMAHA (insurance and a sponsored television programme) / MUTANT OF OMAHA (T-shirts)',
+    ],
+  },
+  {
+    sides: [RECORDINGS, ENTERTAINMENT],
+    reason: 'music is sold as recordings and performed live by the same artists',
+    sources: [
+      'In re Brian Meneely, Serial No. 86751019 (TTAB July 26, 2017): HIGHER POWER (music performances) / HIGH R. POWER (recordings)',
+    ],
+  },
+  {
+    sides: [CLOTHING, RETAIL],
+    reason: 'clothing is sold through the retail stores that carry it',
+    sources: [
+      'In re Detroit Athletic Co., 903 F.3d 1297 (Fed. Cir. 2018): DETROIT ATHLETIC CLUB (clothing) / DETROIT ATHLETIC CO. (retail store services featuring sports clothing)',
+    ],
+  },
+  {
+    sides: [COSMETICS, UTENSILS],
+    reason: 'cosmetics and the utensils to apply them are used together and sold side by side',
+    sources: [
+      'General Court, 21 February 2024, Azalee Cosmetics v EUIPO – L’Oréal (UK) (LA CRÈME LIBRE): LIBRE (perfumes) / LA CRÈME LIBRE (cosmetic utensils)',
+    ],
+  },
+];
+
+/** Where the goods of a watch and of a record meet in a related class pair. */
+export interface GoodsMeeting {
+  watchClass: number;
+  recordClass: number;
+  /** The goods of each side, in words ("beer", or the class heading when no term is known). */
+  watchGoods: string;
+  recordGoods: string;
+  reason: string;
+  /** The words of the record's goods text that show its side; empty when it has none. */
+  terms: string[];
+  source: string;
+}
+
+const WORD = /[\p{L}-]+/gu;
+
+/** The terms of a side that a goods text holds (a term or its plural as a word). */
+function termsIn(text: string, side: GoodsSide): string[] {
+  const words = new Set((text.toUpperCase().match(WORD) ?? []).map((w) => w.replace(/S$/, '')));
+  return side.terms.filter((t) => words.has(t) || words.has(t.replace(/S$/, '')));
+}
+
+/** The classes related to any of `classes` (not themselves among them). */
+export function relatedClassesOf(classes: Iterable<number>): number[] {
+  const own = new Set(classes);
+  const out = new Set<number>();
+  for (const r of CLASS_RELATIONS) {
+    const [a, b] = r.sides;
+    if (own.has(a.niceClass) && !own.has(b.niceClass)) out.add(b.niceClass);
+    if (own.has(b.niceClass) && !own.has(a.niceClass)) out.add(a.niceClass);
+  }
+  return [...out].sort((x, y) => x - y);
+}
+
+/**
+ * Where a record in classes the watch does not have meets the watch's goods: the first related
+ * pair of a watch class and a record class. Where the record's office publishes its goods text for
+ * that class, the text must hold a term of the pair's record side (a class 33 record for "wine"
+ * meets a beer watch; one for "alcohol for industrial use" does not); where it publishes none, the
+ * Nice class headings stand for the goods. Null when no pair relates them.
+ */
+export function goodsMeeting(
+  watchClasses: ReadonlySet<number>,
+  recordClasses: readonly number[],
+  goods: readonly { niceClass: number; text: string }[] = [],
+): GoodsMeeting | null {
+  for (const r of CLASS_RELATIONS) {
+    for (const [w, m] of [r.sides, [r.sides[1], r.sides[0]]] as const) {
+      if (!watchClasses.has(w.niceClass) || !recordClasses.includes(m.niceClass)) continue;
+      const texts = goods.filter((g) => g.niceClass === m.niceClass && g.text.trim() !== '');
+      const terms = [...new Set(texts.flatMap((g) => termsIn(g.text, m)))];
+      if (texts.length > 0 && terms.length === 0) continue;
+      return {
+        watchClass: w.niceClass,
+        recordClass: m.niceClass,
+        watchGoods: w.name,
+        recordGoods: texts.length > 0 ? m.name : (niceClassHeading(m.niceClass) ?? m.name),
+        reason: r.reason,
+        terms,
+        source: r.sources[0] as string,
+      };
+    }
+  }
+  return null;
+}
+
+/** The rationale's sentence on goods that meet across classes. */
+export function meetingSentence(m: GoodsMeeting): string {
+  const named =
+    m.terms.length > 0
+      ? ` (the record's goods name ${m.terms.map((t) => t.toLowerCase()).join(', ')})`
+      : ' (the source publishes no goods text for it: the class heading stands for them)';
+  return `No Nice class is shared, but the goods are related: ${m.watchGoods} (class ${m.watchClass}, watched) and ${m.recordGoods} (class ${m.recordClass}, this record)${named}, ${m.reason}. Found related in ${m.source}. A related class weighs less than the same class: the severity is at most medium unless the texts are the same.`;
+}
