@@ -40,8 +40,7 @@ import {
   type TextReason,
 } from '../src/matching/decide.ts';
 import { FEATURES } from '../src/matching/features.ts';
-import { raises } from '../src/matching/model.ts';
-import { MODEL } from '../src/matching/model-weights.ts';
+import { MODEL, raises } from '../src/matching/model.ts';
 import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
 import { ruleOf } from '../src/matching/rules/index.ts';
 import { assessSeverity, SEVERITIES, type Severity } from '../src/matching/severity.ts';
@@ -367,7 +366,7 @@ function modelReport(): string[] {
     '',
     '| feature | weight |',
     '|---|---:|',
-    ...FEATURES.map((f, k) => `| \`${f}\` | ${MODEL.weights[k]} |`),
+    ...FEATURES.map((f) => `| \`${f}\` | ${MODEL.weights[f]} |`),
   ];
 }
 

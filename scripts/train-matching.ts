@@ -299,8 +299,7 @@ for (const alert of grid(0.01, 0.6))
       if (loss < best.loss - 1e-12) best = { alert, medium, high, loss };
     }
 const model: ScoringModel = {
-  features: [...FEATURES],
-  weights,
+  weights: Object.fromEntries(FEATURES.map((f, k) => [f, weights[k] as number])) as ScoringModel['weights'],
   bias,
   thresholds: { alert: best.alert, medium: best.medium, high: best.high },
 };
@@ -316,15 +315,12 @@ const file = `// Written by scripts/train-matching.ts (npm run train:matching): 
 // Trained on ${summary[0]};
 // ${summary[1]}.
 // At these thresholds, ${summary[2]}.
-import type { ScoringModel } from './model.ts';
+// Typed where it is used (model.ts, MODEL), so that this file imports nothing.
 
-export const MODEL: ScoringModel = {
-  features: [
-${model.features.map((f) => `    '${f}',`).join('\n')}
-  ],
-  weights: [
-${model.weights.map((w, k) => `    ${w}, // ${FEATURES[k]}`).join('\n')}
-  ],
+export const TRAINED = {
+  weights: {
+${FEATURES.map((f) => `    ${f}: ${model.weights[f]},`).join('\n')}
+  },
   bias: ${model.bias},
   thresholds: {
     alert: ${model.thresholds.alert},

@@ -5,24 +5,24 @@
 // decides whether a candidate the rules found is raised, and how severe the alert is. Pure; no
 // network, no file read at run time.
 import { FEATURES, type FeatureName, type Features } from './features.ts';
-import { MODEL } from './model-weights.ts';
+import { TRAINED } from './model-weights.ts';
 
 export type Severity = 'low' | 'medium' | 'high';
 
 /** A model: a weight per feature, a bias, and the score thresholds of an alert and its levels. */
 export interface ScoringModel {
-  features: readonly string[];
-  weights: readonly number[];
+  weights: Readonly<Record<FeatureName, number>>;
   bias: number;
   thresholds: { alert: number; medium: number; high: number };
 }
 
+/** The model in use: the trained weights (model-weights.ts), checked against the features here. */
+export const MODEL: ScoringModel = TRAINED;
+
 /** The model's linear part: bias + Σ weight × feature. */
 export function logit(f: Features, model: ScoringModel = MODEL): number {
   let z = model.bias;
-  for (let i = 0; i < FEATURES.length; i++) {
-    z += (model.weights[i] ?? 0) * f[FEATURES[i] as FeatureName];
-  }
+  for (const name of FEATURES) z += model.weights[name] * f[name];
   return z;
 }
 
@@ -65,10 +65,9 @@ const SAID: Partial<Record<FeatureName, string>> = {
 /** The features that add most to the score, strongest first, in words (at most `n`). */
 export function mainFactors(f: Features, n = 3, model: ScoringModel = MODEL): string[] {
   const parts: [string, number][] = [];
-  for (let i = 0; i < FEATURES.length; i++) {
-    const name = FEATURES[i] as FeatureName;
+  for (const name of FEATURES) {
     const said = SAID[name];
-    const part = (model.weights[i] ?? 0) * f[name];
+    const part = model.weights[name] * f[name];
     if (said !== undefined && part > 0.25) parts.push([said, part]);
   }
   return parts

@@ -182,7 +182,8 @@ describe('shared_word rationale', () => {
       /shares the distinctive word KESTREL of the watched brand, the first word of both marks \(in 41 of 1,204,332 marks in the register\)\. ANALYTICS and ROBOTICS are common \(5,870 and 3,100 marks\)\./,
     );
     assert.match(a.rationale, /`KESTREL`/);
-    assert.equal(a.severity, 'high');
+    // The level is the model's (calibrated on decided outcomes), not the rule's own `high`.
+    assert.notEqual(a.severity, 'low');
   });
 });
 
