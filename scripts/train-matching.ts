@@ -299,7 +299,9 @@ for (const alert of grid(0.01, 0.6))
       if (loss < best.loss - 1e-12) best = { alert, medium, high, loss };
     }
 const model: ScoringModel = {
-  weights: Object.fromEntries(FEATURES.map((f, k) => [f, weights[k] as number])) as ScoringModel['weights'],
+  weights: Object.fromEntries(
+    FEATURES.map((f, k) => [f, weights[k] as number]),
+  ) as ScoringModel['weights'],
   bias,
   thresholds: { alert: best.alert, medium: best.medium, high: best.high },
 };
