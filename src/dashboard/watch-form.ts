@@ -9,6 +9,8 @@ export type WatchFormValues = {
   name: string;
   niceClasses: string;
   designations: string;
+  /** 'true' or 'false' (a select: an unchecked checkbox would not say "false"). */
+  relatedClasses: string;
   scanCadence: string;
   logoUrl: string;
   logoSt13: string;
@@ -26,12 +28,20 @@ export type WatchFormErrors = {
 export const NO_ERRORS: WatchFormErrors = { form: [], fields: {}, planLimit: null };
 
 export function emptyValues(scanCadence: string): WatchFormValues {
-  return { name: '', niceClasses: '', designations: '', scanCadence, logoUrl: '', logoSt13: '' };
+  return {
+    name: '',
+    niceClasses: '',
+    designations: '',
+    relatedClasses: 'true',
+    scanCadence,
+    logoUrl: '',
+    logoSt13: '',
+  };
 }
 
 type WatchJson = {
   name: string;
-  attributes: { niceClasses: number[]; designations: string[] };
+  attributes: { niceClasses: number[]; designations: string[]; relatedClasses?: boolean };
   scanCadence: string;
   logoUrl: string | null;
   logoSt13: string | null;
@@ -42,6 +52,7 @@ export function valuesFromWatch(watch: WatchJson): WatchFormValues {
     name: watch.name,
     niceClasses: watch.attributes.niceClasses.join(', '),
     designations: watch.attributes.designations.join(', '),
+    relatedClasses: watch.attributes.relatedClasses === false ? 'false' : 'true',
     scanCadence: watch.scanCadence,
     logoUrl: watch.logoUrl ?? '',
     logoSt13: watch.logoSt13 ?? '',
@@ -53,6 +64,7 @@ export function valuesFromBody(body: unknown): WatchFormValues {
     name: formField(body, 'name'),
     niceClasses: formField(body, 'niceClasses'),
     designations: formField(body, 'designations'),
+    relatedClasses: formField(body, 'relatedClasses'),
     scanCadence: formField(body, 'scanCadence'),
     logoUrl: formField(body, 'logoUrl').trim(),
     logoSt13: formField(body, 'logoSt13').trim(),
@@ -73,6 +85,8 @@ function attributesFrom(values: WatchFormValues) {
   return {
     niceClasses: splitList(values.niceClasses).map(toNumberIfNumeric),
     designations: splitList(values.designations),
+    // Absent from an older form: the API's default.
+    ...(values.relatedClasses === '' ? {} : { relatedClasses: values.relatedClasses !== 'false' }),
   };
 }
 
@@ -103,6 +117,7 @@ const FIELD_OF_PATH: ReadonlyMap<string, WatchFormField> = new Map([
   ['name', 'name'],
   ['attributes.niceClasses', 'niceClasses'],
   ['attributes.designations', 'designations'],
+  ['attributes.relatedClasses', 'relatedClasses'],
   ['scanCadence', 'scanCadence'],
   ['logoUrl', 'logoUrl'],
   ['logoSt13', 'logoSt13'],

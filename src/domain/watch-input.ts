@@ -44,6 +44,9 @@ export const designationsSchema = z
 export const trademarkAttributesSchema = z.strictObject({
   niceClasses: niceClassesSchema,
   designations: designationsSchema,
+  // Records in classes whose goods tribunals found related to the watched ones (beer and spirits,
+  // wine and cheese: src/matching/goods.ts) are compared too, as weaker evidence.
+  relatedClasses: z.boolean({ error: 'Expected true or false.' }).default(true),
 });
 export type TrademarkAttributes = z.output<typeof trademarkAttributesSchema>;
 

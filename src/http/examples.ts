@@ -12,7 +12,7 @@ export const watchExample = {
   id: 'wat_4Qm2c8VnXr0sKp1LdT9aBz',
   watchType: 'trademark',
   name: 'Sargent',
-  attributes: { niceClasses: [6, 20], designations: ['US'] },
+  attributes: { niceClasses: [6, 20], designations: ['US'], relatedClasses: true },
   sources: [MIRROR_SOURCE],
   scanCadence: 'daily',
   active: true,
@@ -188,7 +188,7 @@ export const createWatchExample = {
 
 export const updateWatchExample = {
   name: 'Sargent & Co',
-  attributes: { niceClasses: [6, 20, 42], designations: ['US', 'EU'] },
+  attributes: { niceClasses: [6, 20, 42], designations: ['US', 'EU'], relatedClasses: false },
   scanCadence: 'weekly',
 };
 

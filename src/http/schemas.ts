@@ -17,6 +17,10 @@ export const WatchSchema = z
     attributes: z.object({
       niceClasses: z.array(z.int().min(1).max(45)),
       designations: z.array(z.string()),
+      relatedClasses: z.boolean().meta({
+        description:
+          'Whether filings in classes related to `niceClasses` (goods that tribunals found related, e.g. beer in 32 and spirits in 33) are compared too; their alerts weigh less than the same class. Default true.',
+      }),
     }),
     sources: z.array(z.string()),
     scanCadence: z.enum(CADENCES),

@@ -147,6 +147,7 @@ async function searchWatch(
       name: watch.name,
       niceClasses: watch.attributes.niceClasses,
       designations: watch.attributes.designations,
+      relatedClasses: watch.attributes.relatedClasses,
     },
     await deps.wordStats.statsFor(deps.db, statsKey, statsWordsOf(watch.name)),
   );

@@ -139,6 +139,7 @@ export function factories(db: Db) {
         name?: string;
         niceClasses?: number[];
         designations?: string[];
+        relatedClasses?: boolean;
         scanCadence?: Cadence;
       } = {},
     ) {
@@ -148,6 +149,7 @@ export function factories(db: Db) {
         attributes: {
           niceClasses: options.niceClasses ?? [9],
           designations: options.designations ?? ['DE'],
+          relatedClasses: options.relatedClasses ?? true,
         },
         scanCadence: options.scanCadence ?? 'daily',
       });

@@ -200,6 +200,8 @@ describe('dashboard: pages', () => {
     const form = await client.get(`/watches/${id}/edit`);
     assert.equal(form.status, 200);
     assert.match(form.text, /value="Acme"/);
+    // Related classes are on by default, and the form says so.
+    assert.match(form.text, /<option value="true" selected>/);
 
     const tooFast = await client.post(`/watches/${id}`, watchForm({ scanCadence: 'hourly' }));
     assert.equal(tooFast.status, 422, 'a PATCH with a too-fast cadence is a 422');
@@ -207,7 +209,12 @@ describe('dashboard: pages', () => {
 
     const saved = await client.post(
       `/watches/${id}`,
-      watchForm({ name: 'Acme Labs', niceClasses: '35', logoUrl: 'https://acme.example/logo.png' }),
+      watchForm({
+        name: 'Acme Labs',
+        niceClasses: '35',
+        relatedClasses: 'false',
+        logoUrl: 'https://acme.example/logo.png',
+      }),
     );
     assert.equal(saved.status, 303);
     const json = JSON.parse(
@@ -220,7 +227,7 @@ describe('dashboard: pages', () => {
     );
     assert.deepEqual(json, {
       name: 'Acme Labs',
-      attributes: { niceClasses: [35], designations: ['DE', 'EU'] },
+      attributes: { niceClasses: [35], designations: ['DE', 'EU'], relatedClasses: false },
       logoUrl: 'https://acme.example/logo.png',
     });
   });

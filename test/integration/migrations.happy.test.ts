@@ -349,6 +349,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '019_mark_as_of',
       '020_register_sync_retries',
       '022_office_records',
+      '032_watch_related_classes',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(

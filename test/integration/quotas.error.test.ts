@@ -27,7 +27,7 @@ function assertQuota(res: ApiResponse) {
 const input = (overrides: Partial<CreateWatchInput> = {}): CreateWatchInput => ({
   watchType: 'trademark',
   name: 'Acme',
-  attributes: { niceClasses: [9], designations: ['DE'] },
+  attributes: { niceClasses: [9], designations: ['DE'], relatedClasses: true },
   scanCadence: 'daily',
   ...overrides,
 });

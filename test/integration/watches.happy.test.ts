@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { compareListOrder, createWatch } from '../helpers/api.ts';
+import { compareListOrder, createWatch, fieldErrors } from '../helpers/api.ts';
 import { startTestServer, type TestServer, validWatch } from '../helpers/server.ts';
 
 describe('watches: happy paths', () => {
@@ -25,7 +25,12 @@ describe('watches: happy paths', () => {
     assert.match(watch.id, /^wat_[0-9A-Za-z]+$/);
     assert.equal(watch.name, 'Acme');
     assert.deepEqual(watch.sources, ['global_trademark_database']);
-    assert.deepEqual(watch.attributes, { niceClasses: [9], designations: ['DE', 'EU'] });
+    // relatedClasses defaults to true: filings in related classes are compared too.
+    assert.deepEqual(watch.attributes, {
+      niceClasses: [9],
+      designations: ['DE', 'EU'],
+      relatedClasses: true,
+    });
     assert.equal(watch.scanCadence, 'daily');
     assert.equal(watch.active, true);
     assert.equal(watch.logoUrl, null);
@@ -129,10 +134,29 @@ describe('watches: happy paths', () => {
         attributes: { niceClasses: [9, 42], designations: ['DE', 'EU'] },
       });
       const res = await patch(auth, watch.id, {
-        attributes: { niceClasses: [3], designations: ['fr'] },
+        attributes: { niceClasses: [3], designations: ['fr'], relatedClasses: false },
       });
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body.data.attributes, { niceClasses: [3], designations: ['FR'] });
+      assert.deepEqual(res.body.data.attributes, {
+        niceClasses: [3],
+        designations: ['FR'],
+        relatedClasses: false,
+      });
+      // Wholesale: attributes without relatedClasses take its default again.
+      const again = await patch(auth, watch.id, {
+        attributes: { niceClasses: [3], designations: ['fr'] },
+      });
+      assert.equal(again.body.data.attributes.relatedClasses, true);
+    });
+
+    it('relatedClasses must be a boolean', async () => {
+      const { auth } = await server.make.makeKey();
+      const watch = await createWatch(server, auth);
+      const res = await patch(auth, watch.id, {
+        attributes: { niceClasses: [3], designations: ['FR'], relatedClasses: 'yes' },
+      });
+      assert.equal(res.status, 422);
+      assert.deepEqual(fieldErrors(res)['attributes.relatedClasses'], ['Expected true or false.']);
     });
 
     it('scanCadence changes', async () => {

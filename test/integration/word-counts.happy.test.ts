@@ -147,7 +147,7 @@ describe('word counts of the register', () => {
   /** A team owner's watch, scanned once; its alerts' JSON by record id. */
   async function watchAndScan(
     name: string,
-    attributes: { niceClasses: number[]; designations: string[] },
+    attributes: { niceClasses: number[]; designations: string[]; relatedClasses?: boolean },
   ) {
     const user = await factories(db).makeUser({ tier: 'team' });
     const principal: Principal = {
@@ -162,7 +162,7 @@ describe('word counts of the register', () => {
       await createWatchService(db).create(principal, {
         watchType: 'trademark',
         name,
-        attributes,
+        attributes: { relatedClasses: true, ...attributes },
         scanCadence: 'daily',
       }),
     ) as { id: string };

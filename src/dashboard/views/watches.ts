@@ -24,7 +24,7 @@ export type WatchView = {
   id: string;
   name: string;
   watchType: string;
-  attributes: { niceClasses: number[]; designations: string[] };
+  attributes: { niceClasses: number[]; designations: string[]; relatedClasses?: boolean };
   scanCadence: Cadence;
   active: boolean;
   logoUrl: string | null;
@@ -190,6 +190,18 @@ export function watchFormPage(o: {
       ${textField({ id: 'watch-name', name: 'name', label: 'Brand name', value: values.name, required: true, maxlength: 200, hint: 'The word mark to watch, as it is written.', errors: errors.fields.name })}
       ${textField({ id: 'watch-classes', name: 'niceClasses', label: 'Nice classes', value: values.niceClasses, required: true, hint: 'Numbers from 1 to 45, separated by commas, e.g. 9, 35, 42.', errors: errors.fields.niceClasses })}
       ${textField({ id: 'watch-designations', name: 'designations', label: 'Designations', value: values.designations, required: true, hint: 'Two-letter country codes, or EU for the European Union, separated by commas, e.g. DE, FR, EU.', errors: errors.fields.designations })}
+      ${selectField({
+        id: 'watch-related',
+        name: 'relatedClasses',
+        label: 'Related classes',
+        value: values.relatedClasses,
+        options: [
+          { value: 'true', label: 'Also compare filings in related classes' },
+          { value: 'false', label: 'Only the classes above' },
+        ],
+        hint: 'Goods that tribunals found related across classes, such as beer (32) and spirits (33), or wine (33) and cheese (29). Their alerts weigh less than the same class.',
+        errors: errors.fields.relatedClasses,
+      })}
       ${selectField({
         id: 'watch-cadence',
         name: 'scanCadence',

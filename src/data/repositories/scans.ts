@@ -4,7 +4,7 @@ export type ClaimedWatch = {
   id: string;
   ownerId: string;
   name: string;
-  attributes: { niceClasses: number[]; designations: string[] };
+  attributes: { niceClasses: number[]; designations: string[]; relatedClasses?: boolean };
   scanCadence: string;
   sources: string[];
   logoUrl: string | null;

@@ -8,7 +8,7 @@ export type WatchRecord = {
   ownerId: string;
   watchType: string;
   name: string;
-  attributes: { niceClasses: number[]; designations: string[] };
+  attributes: { niceClasses: number[]; designations: string[]; relatedClasses?: boolean };
   scanCadence: string;
   active: boolean;
   logoUrl: string | null;

@@ -5,18 +5,11 @@
 import { BOUNDARY_PART_MIN, compoundSplits, HEAD_KEY, TAIL_KEY } from '../normalize.ts';
 import { isWord } from '../vocabulary.ts';
 import { isWeakWord } from '../word-weights.ts';
+import type { JoinedWord } from './fused.ts';
 import { lit, type MatchRule, position } from './rule.ts';
 
-export type CompoundReason = {
-  kind: 'compound';
-  detail: string;
-  /** The mark's word, the English word the brand is joined with, and the brand's side. */
-  word: string;
-  rest: string;
-  side: 'start' | 'end';
-  at: number;
-  of: number;
-};
+/** `rest` is the English word the brand is joined with. */
+export type CompoundReason = { kind: 'compound'; detail: string } & JoinedWord;
 
 export const compound: MatchRule<CompoundReason> = {
   kind: 'compound',

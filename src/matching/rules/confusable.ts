@@ -21,13 +21,13 @@ export const confusable: MatchRule<ConfusableReason> = {
     out.tokens.add(p.brand.lookalike);
   },
   severity: () => [3, 'the texts are the same to the eye'],
-  evidence(r, c) {
+  evidence(_r, c) {
     const pairs = lookalikePairs(c.p.brand.plainCompact, c.m.plainCompact);
     return [
       'The mark looks the same as the watched brand once look-alike characters are read as the letters they imitate',
       pairs.length > 0 ? ` (${pairs.join(', ')})` : '',
-      ': both read ',
-      lit(r.folded),
+      ': both read as ',
+      lit(c.p.brand.plainCompact),
       '.',
     ];
   },

@@ -75,11 +75,11 @@ export const digitsAsWords: MatchRule<DigitsAsWordsReason> = {
     return [
       'Read aloud with its digits as words, the mark ',
       lit(c.mark),
-      ' is ',
+      ' reads as ',
       lit(b),
       ' and the watched brand ',
       c.brand,
-      ' is ',
+      ' reads as ',
       lit(a),
       `: ${said}.`,
     ];

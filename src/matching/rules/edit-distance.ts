@@ -1,7 +1,7 @@
 // `edit_distance`: the whole mark is one character edit from the brand (from 4 characters), or two
 // (from 8, with a trigram guard). Retrieved by the `~` neighbourhoods, the one-edit texts
 // (nearWords) and the trigram band.
-import { describeEdits, editSteps } from '../explain.ts';
+import { editSteps } from '../explain.ts';
 import { oneEditSearchKeys } from '../normalize.ts';
 import {
   editsAllowed,
@@ -11,7 +11,7 @@ import {
   TWO_EDITS_MIN_LENGTH,
 } from '../prepare.ts';
 import { damerauLevenshtein, trigramSimilarity, trigrams } from '../similarity.ts';
-import { lit, type MatchRule } from './rule.ts';
+import { type MatchRule, spellings } from './rule.ts';
 
 export type EditDistanceReason = {
   kind: 'edit_distance';
@@ -87,14 +87,14 @@ export const editDistance: MatchRule<EditDistanceReason> = {
           `the mark is one letter away from a distinctive brand of ${HIGH_EDIT_MIN_LENGTH} or more letters`,
         ]
       : [2, `the spellings are ${r.distance} letter${r.distance > 1 ? 's' : ''} apart`],
-  evidence(r) {
-    const [a, b] = r.texts;
+  evidence(r, c) {
+    const s = spellings(r.texts, [c.p.brand.plainCompact, c.m.plainCompact]);
     return [
       `The spelling differs from the watched brand by ${r.distance} letter${r.distance > 1 ? 's' : ''}: `,
-      lit(b),
+      ...s.mark,
       ' against ',
-      lit(a),
-      ` (${describeEdits(a, b)}).`,
+      ...s.brand,
+      ` (${s.edits}).`,
     ];
   },
 };

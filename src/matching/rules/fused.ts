@@ -3,20 +3,23 @@
 // only common words (prepareWatch: fusedEligible); the other word has 2+ characters and, after the
 // brand, is not a mere ending (WORD_ENDINGS). Retrieved by the anchors: the word starts (or ends)
 // with the brand's first (last) 5 or 8 characters.
+import { analyzeMark } from '../normalize.ts';
 import { FUSED_MIN_REST, WORD_ENDINGS } from '../prepare.ts';
 import { lit, type MatchRule, position } from './rule.ts';
 
-export type FusedReason = {
-  kind: 'fused';
-  detail: string;
-  /** The mark's word holding the brand, and what is fused to it. */
+/** The brand joined with another word into one word of the mark (fused, compound). */
+export type JoinedWord = {
+  /** The mark's word holding the brand, and what is joined to it. */
   word: string;
   rest: string;
   /** `start`: the brand begins the word (ZEROFLUSHNET); `end`: it ends it (NETZEROFLUSH). */
   side: 'start' | 'end';
+  /** The word's index in the mark, and the mark's word count. */
   at: number;
   of: number;
 };
+
+export type FusedReason = { kind: 'fused'; detail: string } & JoinedWord;
 
 /** Long enough for a fused form to be read as the brand itself (ZEROFLUSHNET). */
 const LONG_BRAND = 8;
@@ -63,12 +66,29 @@ export const fused: MatchRule<FusedReason> = {
           `the distinctive brand of ${p.brand.compact.length} letters is written into one word with another`,
         ]
       : [1, 'the brand is fused with another word, a shape that is often a different word'],
-  evidence: (r) => [
-    'The mark writes the watched brand together with another word: ',
-    lit(r.word),
-    r.side === 'start' ? ' is the brand followed by ' : ' is ',
-    lit(r.rest),
-    r.side === 'start' ? '' : ' followed by the brand',
-    `${position(r.at, r.of)}.`,
-  ],
+  evidence(r, c) {
+    // The rest as the mark writes it; a word read otherwise (BUOONO!PLUS, VV for W) is quoted
+    // with its reading, and the rest left unquoted.
+    const written = analyzeMark(r.word).plainCompact;
+    if (!written.includes(r.rest)) {
+      return [
+        'The mark writes the watched brand together with another word: ',
+        lit(r.word),
+        ' (read as ',
+        lit(c.m.folded[r.at] ?? r.word),
+        r.side === 'start'
+          ? ') is the brand followed by another word'
+          : ') is another word followed by the brand',
+        `${position(r.at, r.of)}.`,
+      ];
+    }
+    return [
+      'The mark writes the watched brand together with another word: ',
+      lit(r.word),
+      r.side === 'start' ? ' is the brand followed by ' : ' is ',
+      lit(r.rest),
+      r.side === 'start' ? '' : ' followed by the brand',
+      `${position(r.at, r.of)}.`,
+    ];
+  },
 };

@@ -3,8 +3,8 @@
 // NIKE). The brand's own words in sequence are `contains_brand`. The common-word guard of the edit
 // rule holds here too. Retrieved by nearWords and the `~` neighbourhoods (edit_distance's keys),
 // the anchors (fused's) and the skeleton key sent here.
-import { describeEdits } from '../explain.ts';
 import {
+  analyzeMark,
   FOLDED_COMMON_WORDS,
   MAX_SOUNDED_WORDS,
   type MarkAnalysis,
@@ -21,7 +21,7 @@ import {
   type PreparedWatch,
 } from '../prepare.ts';
 import { damerauLevenshtein, phoneticSkeleton } from '../similarity.ts';
-import { lit, type MatchRule, position, quote } from './rule.ts';
+import { lit, type MatchRule, position, quote, spellings } from './rule.ts';
 
 export type NearInsideReason = {
   kind: 'near_inside';
@@ -128,7 +128,7 @@ export const nearInside: MatchRule<NearInsideReason> = {
         ? 'the brand in the plural'
         : r.how === 'sound'
           ? 'a form that sounds like the brand'
-          : `a form one letter away from the brand (${describeEdits(c.p.brand.compact, r.form)})`;
+          : `a form one letter away from the brand (${spellings([c.p.brand.compact, r.form], [c.p.brand.plainCompact, analyzeMark(r.words.join(' ')).plainCompact]).edits})`;
     return ['The mark holds ', evidence, ': ', lit(r.words.join(' ')), `${position(r.at, r.of)}.`];
   },
 };

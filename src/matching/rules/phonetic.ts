@@ -5,7 +5,7 @@ import { respellingsBetween } from '../explain.ts';
 import { PHONETIC_MIN_LENGTH, wholeMarkPhoneticCodes } from '../normalize.ts';
 import { type PreparedWatch, skeletonEditsAllowed } from '../prepare.ts';
 import { damerauLevenshtein, phoneticSkeleton } from '../similarity.ts';
-import { lit, type MatchRule } from './rule.ts';
+import { type EvidencePiece, lit, type MatchRule } from './rule.ts';
 
 export type PhoneticReason = {
   kind: 'phonetic';
@@ -64,13 +64,16 @@ export const phonetic: MatchRule<PhoneticReason> = {
       : [2, 'the mark sounds the same as the brand, whose common words or digits weigh less'],
   evidence(r, c) {
     const respelt = respellingsBetween(c.p.brand.letters, c.m.letters);
+    // The letters compared are the marks read as letters (a look-alike digit as its letter).
+    const said = (written: string, letters: string): EvidencePiece[] =>
+      written === letters ? [lit(written)] : [lit(written), ' (read as ', lit(letters), ')'];
     return [
       r.plural
         ? 'The mark sounds like the watched brand in the plural: '
         : 'The mark sounds like the watched brand: ',
-      lit(c.m.letters),
+      ...said(c.m.plainCompact, c.m.letters),
       ' and ',
-      lit(c.p.brand.letters),
+      ...said(c.p.brand.plainCompact, c.p.brand.letters),
       ` are pronounced alike${respelt.length > 0 ? ` (reading ${respelt.join(', ')})` : ''}; both reduce to the spelling skeleton `,
       lit(r.skeletons[1]),
       ` and share the Double Metaphone code ${r.code}.`,

@@ -2,6 +2,7 @@
 // the rationale, in one file per rule (this folder). decide.ts runs them in the order of
 // rules/index.ts; severity.ts and the rationale read a finding through its rule, never by a switch
 // on its kind. Pure.
+import { describeEdits, editSteps } from '../explain.ts';
 import type { MarkAnalysis } from '../normalize.ts';
 import type { PreparedWatch } from '../prepare.ts';
 import type { WordStats } from '../word-weights.ts';
@@ -68,6 +69,37 @@ export interface MatchRule<R extends { kind: string; detail: string }> {
   keys?(p: PreparedWatch, out: KeySink): void;
   severity(r: R, s: SeverityInput): Level;
   evidence(r: R, c: EvidenceContext): EvidencePiece[];
+}
+
+/**
+ * The letters of two spellings and the edits between them as evidence, quoted as written: the
+ * brand's and the mark's own text (`written`) when the edits are the same there; otherwise each
+ * written form followed by how it was read (`compared`: look-alike characters read as the letters
+ * they imitate, so AUDIO2 is read as AUDIOZ), so that no quoted letter is one the marks lack.
+ */
+export function spellings(
+  compared: readonly [string, string],
+  written: readonly [string, string],
+): { mark: EvidencePiece[]; brand: EvidencePiece[]; edits: string } {
+  const [brand, mark] = compared;
+  const asWritten =
+    written[0] === brand && written[1] === mark
+      ? true
+      : editSteps(written[0], written[1]).length === editSteps(brand, mark).length;
+  if (asWritten) {
+    return {
+      brand: [lit(written[0])],
+      mark: [lit(written[1])],
+      edits: describeEdits(written[0], written[1]),
+    };
+  }
+  const readAs = (w: string, c: string): EvidencePiece[] =>
+    w === c ? [lit(w)] : [lit(w), ' (read as ', lit(c), ')'];
+  return {
+    brand: readAs(written[0], brand),
+    mark: readAs(written[1], mark),
+    edits: `as read: ${describeEdits(brand, mark)}`,
+  };
 }
 
 /** Where a finding stands in the mark, for evidence: ", word 2 of 3". */

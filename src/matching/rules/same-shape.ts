@@ -3,10 +3,9 @@
 // drug names (OMEPRAL / OMERAN, VAGISIL / VAGISAN, EVONISE / EVARISE). Below 8 letters the edit rule
 // allows one edit only; these pairs are two apart. Not for common words. Retrieved by the shape
 // keys (normalize.ts, shapeKeys).
-import { describeEdits } from '../explain.ts';
 import { FOLDED_COMMON_WORDS, vowelGroups } from '../normalize.ts';
 import { damerauLevenshtein } from '../similarity.ts';
-import { lit, type MatchRule } from './rule.ts';
+import { type MatchRule, spellings } from './rule.ts';
 
 export type SameShapeReason = {
   kind: 'same_shape';
@@ -58,14 +57,14 @@ export const sameShape: MatchRule<SameShapeReason> = {
     1,
     'the names share their beginning, ending and rhythm, as confusable drug names do, but differ in two letters',
   ],
-  evidence(r) {
-    const [a, b] = r.texts;
+  evidence(r, c) {
+    const s = spellings(r.texts, [c.p.brand.plainCompact, c.m.plainCompact]);
     return [
       'The mark has the shape of the watched brand: ',
-      lit(b),
+      ...s.mark,
       ' and ',
-      lit(a),
-      ` begin with ${r.prefix}${r.suffix.length >= 3 ? ` and end with ${r.suffix}` : ''}, have ${r.syllables} vowel groups each, and differ by ${r.distance} letters (${describeEdits(a, b)}).`,
+      ...s.brand,
+      ` begin with ${r.prefix}${r.suffix.length >= 3 ? ` and end with ${r.suffix}` : ''}, have ${r.syllables} vowel groups each, and differ by ${r.distance} letters (${s.edits}).`,
     ];
   },
 };

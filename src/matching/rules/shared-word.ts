@@ -256,6 +256,12 @@ function sharedWordEvidence(
     ...listOf(r.words),
     ' of the watched brand',
   ];
+  // A further word the mark holds in another form is named with the form it has there.
+  const other = r.words.flatMap((w, i) => {
+    const as = r.markWords[i] ?? w;
+    return i === 0 || analyzeMark(as).compact.includes(analyzeMark(w).compact) ? [] : [[w, as]];
+  });
+  for (const [w, as] of other) pieces.push(` (${w} as `, lit(as ?? ''), ')');
   if (r.form !== 'word') {
     const how = {
       plural: ' in the plural, ',

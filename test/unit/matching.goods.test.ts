@@ -1,0 +1,136 @@
+// Goods that meet across classes (src/matching/goods.ts): the related class pairs the issue names,
+// the goods text that confirms or rules out a relation, and what a related class does to the
+// decision, its score, its severity, its rationale and the candidate query's classes.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { assessAlert } from '../../src/domain/alerts/assessment.ts';
+import { buildCandidateIndex, matchCandidateIndex } from '../../src/matching/candidates.ts';
+import { decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
+import { CLASS_RELATIONS, goodsMeeting, relatedClassesOf } from '../../src/matching/goods.ts';
+import { matchKeys } from '../../src/matching/normalize.ts';
+import { assessSeverity } from '../../src/matching/severity.ts';
+import { assessedRecord } from '../helpers/matching.ts';
+
+const watch = (name: string, niceClasses: number[], relatedClasses?: boolean) =>
+  prepareWatch({ name, niceClasses, designations: ['US'], relatedClasses });
+const record = (
+  markText: string,
+  classes: number[],
+  goods: { niceClass: number; text: string }[] = [],
+) => ({ markText, classes, jurisdiction: 'US', goods });
+
+describe('related classes', () => {
+  it("cover the issue's pairs, both ways, each with a reason and a source", () => {
+    for (const [a, b] of [
+      [32, 33], // beer / tequila; malt liquor / wine
+      [5, 3], // pharmaceuticals / cosmetics
+      [5, 32], // pharmaceuticals / soft drinks
+      [30, 29], // bakery goods / meat products
+      [29, 43], // food products / restaurant services
+      [30, 43],
+      [25, 41], // clothing / entertainment services
+      [33, 29], // wine / cheese
+    ] as const) {
+      assert.ok(relatedClassesOf([a]).includes(b), `${a} → ${b}`);
+      assert.ok(relatedClassesOf([b]).includes(a), `${b} → ${a}`);
+    }
+    for (const r of CLASS_RELATIONS) {
+      assert.ok(r.reason.length > 20 && r.sources.length > 0, r.reason);
+    }
+    assert.deepEqual(relatedClassesOf([13]), [], 'no relation invented for firearms');
+  });
+
+  it('read the goods text where the record has one, and the class heading where not', () => {
+    const beer = new Set([32]);
+    const tequila = goodsMeeting(beer, [33], [{ niceClass: 33, text: 'Tequila; mezcal' }]);
+    assert.equal(tequila?.recordGoods, 'wine and spirits');
+    assert.deepEqual(tequila?.terms, ['TEQUILA']);
+    // A class 33 record whose goods are not drinks at all does not meet the beer watch.
+    assert.equal(goodsMeeting(beer, [33], [{ niceClass: 33, text: 'Fruit-based pomace' }]), null);
+    const heading = goodsMeeting(beer, [33]);
+    assert.match(heading?.recordGoods ?? '', /alcoholic beverages/i);
+    assert.deepEqual(heading?.terms, []);
+    assert.equal(goodsMeeting(new Set([9]), [13]), null);
+  });
+});
+
+describe('a record in a related class', () => {
+  it('is a conflict on strong text, with a lower score than in the same class', () => {
+    const p = watch('GASPARILLA', [32]);
+    const same = decideConflictPrepared(p, record('GASPARILLA', [32]));
+    const related = decideConflictPrepared(
+      p,
+      record('GASPARILLA', [33], [{ niceClass: 33, text: 'tequila' }]),
+    );
+    assert.equal(same.conflict, true);
+    assert.equal(related.conflict, true);
+    assert.ok(related.score < same.score, `${related.score} < ${same.score}`);
+    const reason = related.reasons.find((r) => r.kind === 'related_goods');
+    assert.ok(reason !== undefined && reason.kind === 'related_goods');
+    assert.match(reason.detail, /beer \(32\) and wine and spirits \(33\)/);
+    // Not in a class nothing relates.
+    assert.equal(decideConflictPrepared(p, record('GASPARILLA', [13])).conflict, false);
+  });
+
+  it('is left out when the watch turns related classes off', () => {
+    const p = watch('GASPARILLA', [32], false);
+    assert.equal(decideConflictPrepared(p, record('GASPARILLA', [33])).conflict, false);
+    assert.deepEqual([...p.candidateClasses], [32]);
+    assert.ok(watch('GASPARILLA', [32]).candidateClasses.includes(33));
+  });
+
+  it('needs more than weak text: a shared word or the common words of a brand stay out', () => {
+    // KESTREL ANALYTICS / KESTREL ROBOTICS is a shared word: raised in the same class only.
+    const p = watch('KESTREL ANALYTICS', [32]);
+    assert.equal(decideConflictPrepared(p, record('KESTREL ROBOTICS', [32])).conflict, true);
+    assert.equal(decideConflictPrepared(p, record('KESTREL ROBOTICS', [33])).conflict, false);
+    // GOLD is a common word: GOLD inside a longer mark is low in its class, absent across.
+    const gold = watch('GOLD', [32]);
+    assert.equal(decideConflictPrepared(gold, record('GOLD RUSH TEQUILA', [33])).conflict, false);
+  });
+
+  it('is at most medium unless the texts are the same, and the rationale names the goods', () => {
+    const p = watch('GASPARILLA', [32]);
+    const near = record('GASPARILLO', [33], [{ niceClass: 33, text: 'Tequila' }]);
+    const nearDecision = decideConflictPrepared(p, near);
+    assert.equal(nearDecision.conflict, true);
+    assert.equal(
+      assessSeverity(p, nearDecision.reasons, { markText: 'GASPARILLO', classes: [33] }).severity,
+      'medium',
+    );
+    assert.equal(
+      assessSeverity(p, decideConflictPrepared(p, record('GASPARILLO', [32])).reasons, {
+        markText: 'GASPARILLO',
+        classes: [32],
+      }).severity,
+      'high',
+    );
+    const same = decideConflictPrepared(p, record('GASPARILLA', [33]));
+    assert.equal(
+      assessSeverity(p, same.reasons, { markText: 'GASPARILLA', classes: [33] }).severity,
+      'high',
+    );
+    const a = assessAlert(p, assessedRecord('GASPARILLO', [33]), nearDecision);
+    assert.match(a.rationalePlain, /beer \(class 32, watched\) and wine and spirits \(class 33/);
+    assert.match(a.rationalePlain, /the record's goods name tequila/);
+    assert.match(a.rationalePlain, /alcoholic beverages sold through the same channels/);
+    assert.match(a.rationalePlain, /In re Chatam International/);
+  });
+
+  it('is retrieved by the candidate rule, whose classes widen to the related ones', () => {
+    const keys = matchKeys('GASPARILLO');
+    const row = (id: number, classes: number[]) => ({
+      id,
+      tokens: keys.tokens,
+      sound: keys.soundCodes,
+      compact: keys.compact,
+      len: keys.compact.length,
+      classes,
+      jurisdiction: 'US',
+      designations: [],
+    });
+    const index = buildCandidateIndex([row(1, [33]), row(2, [13]), row(3, [32])]);
+    assert.deepEqual(matchCandidateIndex(index, watch('GASPARILLA', [32])).sort(), [1, 3]);
+    assert.deepEqual(matchCandidateIndex(index, watch('GASPARILLA', [32], false)), [3]);
+  });
+});
