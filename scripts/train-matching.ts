@@ -26,9 +26,7 @@ import {
   vocabularyOf,
 } from '../bench/lib/variants.ts';
 import {
-  alikeCandidate,
   findCandidate,
-  goodsRelation,
   type PreparedWatch,
   prepareWatch,
   type RecordInput,
@@ -52,8 +50,6 @@ const CLASSES = [25];
 
 type Example = {
   x: number[];
-  /** No rule finds the pair: it is raised only from the `alone` threshold. */
-  alone: boolean;
   y: 0 | 1;
   w: number;
   source: 'decided' | 'variant' | 'unrelated';
@@ -72,23 +68,12 @@ const wordStats = countWords(analyses.map((a) => a.words));
 const prepare = (name: string, classes: readonly number[] = CLASSES) =>
   prepareWatch({ name, niceClasses: [...classes], designations: ['DE'] }, wordStats);
 
-/**
- * The example of a pair, or null when it is no candidate: one the rules find (decide.ts,
- * findCandidate), or one only the model could raise (alikeCandidate, `alone`).
- */
-function exampleOf(p: PreparedWatch, record: RecordInput): { x: number[]; alone: boolean } | null {
-  const { m, text, relation } = findCandidate(p, record, false);
-  const vector = (f: Features) => FEATURES.map((name) => f[name]);
-  if (relation !== null) {
-    return {
-      x: vector(scorePair(p, m, record.markText, text, record, relation).features),
-      alone: false,
-    };
-  }
-  const classes = goodsRelation(p, record).relation;
-  if (text.length > 0 || classes === null) return null;
-  const found = alikeCandidate(p, m, classes);
-  return found === null ? null : { x: vector(found.features), alone: true };
+/** The example of a pair, or null when it is no candidate (decide.ts, findCandidate). */
+function exampleOf(p: PreparedWatch, record: RecordInput): number[] | null {
+  const { m, text, relation } = findCandidate(p, record);
+  if (relation === null) return null;
+  const { features } = scorePair(p, m, record.markText, text, record, relation);
+  return FEATURES.map((f) => (features as Features)[f]);
 }
 
 // --- The decided cases, development part only ----------------------------------------------------
@@ -98,16 +83,21 @@ for (const c of readDecidedCases()) {
   if (c.part !== 'development') continue;
   decidedTotals[c.outcome]++;
   const [earlier, later] = pairClasses(c, CLASSES);
-  const found = exampleOf(prepare(c.earlier.text, earlier), {
+  const x = exampleOf(prepare(c.earlier.text, earlier), {
     markText: c.later.text,
     classes: later,
     jurisdiction: 'EM',
     // As the evaluation gives them: the decision's goods for each of the later mark's classes.
     goods: later.map((niceClass) => ({ niceClass, text: c.later.goods ?? '' })),
   });
-  if (found === null) continue;
-  const y = c.outcome === 'conflict' ? 1 : 0;
-  examples.push({ ...found, y, w: 2, source: 'decided', kind: c.outcome });
+  if (x === null) continue;
+  examples.push({
+    x,
+    y: c.outcome === 'conflict' ? 1 : 0,
+    w: 2,
+    source: 'decided',
+    kind: c.outcome,
+  });
 }
 
 // --- The planted draws: brands the evaluation does not watch ------------------------------------
@@ -145,8 +135,8 @@ for (const brand of brands) {
       if (v === null || seen.has(v) || !applies(kind, brand, v)) continue;
       seen.add(v);
       variantTotals.set(kind, (variantTotals.get(kind) ?? 0) + 1);
-      const found = exampleOf(p, record(v));
-      if (found !== null) examples.push({ ...found, y: 1, w: 0.1, source: 'variant', kind });
+      const x = exampleOf(p, record(v));
+      if (x !== null) examples.push({ x, y: 1, w: 0.1, source: 'variant', kind });
     }
   }
   for (let i = 0; i < texts.length; i++) {
@@ -154,9 +144,8 @@ for (const brand of brands) {
     if (text === brand || (analyses[i] as { lookalike: string }).lookalike === p.brand.lookalike)
       continue;
     unrelatedPairs++;
-    const found = exampleOf(p, record(text));
-    if (found !== null)
-      examples.push({ ...found, y: 0, w: 1, source: 'unrelated', kind: 'unrelated' });
+    const x = exampleOf(p, record(text));
+    if (x !== null) examples.push({ x, y: 0, w: 1, source: 'unrelated', kind: 'unrelated' });
   }
 }
 
@@ -247,7 +236,7 @@ type Figures = {
   falsePer10k: number;
   worstKind: number;
 };
-function figures(alert: number, medium: number, high: number, alone = 2): Figures {
+function figures(alert: number, medium: number, high: number): Figures {
   let raised = 0;
   let raisedMh = 0;
   let noHigh = 0;
@@ -257,7 +246,7 @@ function figures(alert: number, medium: number, high: number, alone = 2): Figure
   const kindHits = new Map<string, number>();
   examples.forEach((e, i) => {
     const s = scores[i] as number;
-    if (s < (e.alone ? alone : alert)) return;
+    if (s < alert) return;
     if (e.source === 'decided' && e.y === 1) {
       raised++;
       if (s >= medium) raisedMh++;
@@ -309,32 +298,18 @@ for (const alert of grid(0.01, 0.6))
       const loss = shortfall(figures(alert, medium, high));
       if (loss < best.loss - 1e-12) best = { alert, medium, high, loss };
     }
-// Then the threshold of the pairs no rule finds, with the others' fixed: as high as it must be.
-let bestAlone = { alone: 1.01, loss: shortfall(figures(best.alert, best.medium, best.high)) };
-for (const alone of grid(best.alert, 0.99)) {
-  const loss = shortfall(figures(best.alert, best.medium, best.high, alone));
-  if (loss < bestAlone.loss - 1e-12) bestAlone = { alone, loss };
-}
 const model: ScoringModel = {
   weights: Object.fromEntries(
     FEATURES.map((f, k) => [f, weights[k] as number]),
   ) as ScoringModel['weights'],
   bias,
-  thresholds: {
-    alert: best.alert,
-    alone: bestAlone.alone,
-    medium: best.medium,
-    high: best.high,
-  },
+  thresholds: { alert: best.alert, medium: best.medium, high: best.high },
 };
-const dev = figures(best.alert, best.medium, best.high, bestAlone.alone);
-const count = (source: Example['source']) =>
-  examples.filter((e) => e.source === source && !e.alone).length;
-const alone = (source: Example['source']) =>
-  examples.filter((e) => e.source === source && e.alone).length;
+const dev = figures(best.alert, best.medium, best.high);
+const count = (source: Example['source']) => examples.filter((e) => e.source === source).length;
 const summary = [
-  `${count('decided')} decided pairs of the development part the rules find and ${alone('decided')} only the model could (of ${decidedTotals.conflict} conflicts and ${decidedTotals.no_conflict} not)`,
-  `${count('variant')} + ${alone('variant')} planted variants and ${count('unrelated')} + ${alone('unrelated')} unrelated marks (rules + model alone), for ${brands.length} brands (seed ${TRAIN_SEED}) the evaluation does not watch`,
+  `${count('decided')} decided pairs of the development part the rules find (of ${decidedTotals.conflict} conflicts and ${decidedTotals.no_conflict} not)`,
+  `${count('variant')} planted variants and ${count('unrelated')} unrelated marks the rules find, for ${brands.length} brands (seed ${TRAIN_SEED}) the evaluation does not watch`,
   `development figures: conflicts raised ${(100 * dev.raised).toFixed(1)}%, raised rated medium/high ${(100 * dev.mediumHigh).toFixed(1)}%, not confusing rated high ${(100 * dev.noConflictHigh).toFixed(1)}%, unrelated alerts high ${(100 * dev.unrelatedHigh).toFixed(1)}%, false alerts ${dev.falsePer10k.toFixed(2)} per 10,000 per watch, worst planted kind ${(100 * dev.worstKind).toFixed(1)}%`,
 ];
 
@@ -351,7 +326,6 @@ ${FEATURES.map((f) => `    ${f}: ${model.weights[f]},`).join('\n')}
   bias: ${model.bias},
   thresholds: {
     alert: ${model.thresholds.alert},
-    alone: ${model.thresholds.alone},
     medium: ${model.thresholds.medium},
     high: ${model.thresholds.high},
   },

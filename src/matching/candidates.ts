@@ -4,8 +4,8 @@
 // (scripts/eval-matching.ts, through `retrieves`) all use it. Pure functions, no I/O; every rule's
 // key is described in docs/matching.md ("Stored keys and the candidate query").
 import { coverageSearch } from './coverage.ts';
+import { type PreparedWatch, TWO_EDITS_MIN_LENGTH } from './decide.ts';
 import type { MatchKeys } from './normalize.ts';
-import { type PreparedWatch, TWO_EDITS_MIN_LENGTH } from './prepare.ts';
 import { trigramSimilarity, trigrams } from './similarity.ts';
 
 /**

@@ -3,13 +3,11 @@
 // them in the order of rules/index.ts and adds the class and territory facts. Pure functions, no
 // I/O. Every rule, threshold and the SQL key that retrieves it are described in docs/matching.md;
 // keep the two in step.
-
-import { retrieves, watchTokens } from './candidates.ts';
 import { coveredDesignations } from './coverage.ts';
 import { type Features, type GoodsRelation, pairFeatures, ruleEvidence } from './features.ts';
 import { type GoodsMeeting, goodsMeeting } from './goods.ts';
-import { MODEL, raises, scoreOf } from './model.ts';
-import { analyzeMark, type MarkAnalysis, matchKeysOf } from './normalize.ts';
+import { raises, scoreOf } from './model.ts';
+import { analyzeMark, type MarkAnalysis } from './normalize.ts';
 import {
   isDistinctiveBrand,
   type PreparedWatch,
@@ -20,10 +18,8 @@ import {
   trigramThreshold,
   type WatchInput,
 } from './prepare.ts';
-import { type AlikeReason, alikeReason } from './rules/alike.ts';
 import { RULES, ruleOf, type TextReason, type TextReasonKind } from './rules/index.ts';
 import type { KeySink } from './rules/rule.ts';
-import { trigramSimilarity, trigrams } from './similarity.ts';
 import { NO_WORD_STATS, type WordStats } from './word-weights.ts';
 
 export {
@@ -196,17 +192,14 @@ export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): D
 /**
  * What the rules and the class and territory facts say of a record: its analysis, the text
  * reasons, every reason, and how the goods meet when the pair is a candidate for the model (a
- * text rule holds, or the model finds the marks alike on their own (alikeCandidate), the classes
- * meet, a watch designation is covered); `relation` null otherwise. `withAlike` false: the rules
- * only (the training, which must not read the weights it is fitting).
+ * text rule holds, the classes meet, a watch designation is covered); `relation` null otherwise.
  */
 export function findCandidate(
   p: PreparedWatch,
   record: RecordInput,
-  withAlike = true,
 ): { m: MarkAnalysis; text: TextReason[]; relation: GoodsRelation | null; reasons: Reason[] } {
   const m = analyzeMark(record.markText);
-  const text: TextReason[] = compareText(p, m, record.disclaimed ?? []);
+  const text = compareText(p, m, record.disclaimed ?? []);
   const { shared, relation: classes } = goodsRelation(p, record);
   const covered = coveredDesignations(record, p.designations);
   const reasons: Reason[] = [...text];
@@ -234,54 +227,8 @@ export function findCandidate(
     });
   }
   const relation = classes ?? (meeting !== null ? 'related' : null);
-  if (withAlike && text.length === 0 && classes !== null && covered.length > 0) {
-    const found = alikeCandidate(p, m, classes);
-    if (found !== null && scoreOf(found.features) >= MODEL.thresholds.alone) {
-      text.push(found.reason);
-      reasons.unshift(found.reason);
-    }
-  }
   const candidate = text.length > 0 && covered.length > 0;
   return { m, text, relation: candidate ? relation : null, reasons };
-}
-
-/** Below this trigram similarity of the compact forms a pair no rule found is not scored. */
-export const ALIKE_MIN_TRIGRAM = 0.2;
-const watchTokenSets = new WeakMap<PreparedWatch, ReadonlySet<string>>();
-
-/**
- * A pair no rule found that the model may still raise: the texts share enough letter groups, and
- * the candidate keys retrieve the record (so the SQL query finds every pair the decision accepts).
- * Its features (as the model scores them: no rule holds) and the finding it would make.
- */
-export function alikeCandidate(
-  p: PreparedWatch,
-  m: MarkAnalysis,
-  relation: GoodsRelation,
-): { features: Features; reason: AlikeReason } | null {
-  if (m.compact.length < 3 || p.brand.compact.length < 3) return null;
-  if (trigramSimilarity(p.trigramSet, trigrams(m.compact)) < ALIKE_MIN_TRIGRAM) return null;
-  let tokens = watchTokenSets.get(p);
-  if (tokens === undefined) {
-    tokens = new Set(watchTokens(p));
-    watchTokenSets.set(p, tokens);
-  }
-  if (!retrieves(p, tokens, matchKeysOf(m))) return null;
-  const features = pairFeatures(p, m, { level: 0, count: 0 }, relation);
-  const b = p.brand.plainCompact;
-  const c = m.plainCompact;
-  let start = 0;
-  while (start < b.length && start < c.length && b[start] === c[start]) start++;
-  let end = 0;
-  while (end < b.length - start && end < c.length - start && b.at(-1 - end) === c.at(-1 - end))
-    end++;
-  const reason = alikeReason(p.brand.text, m.text, {
-    letters: features.whole_text,
-    sound: features.whole_sound,
-    beginning: start >= 2 ? c.slice(0, start) : '',
-    ending: end >= 2 ? c.slice(c.length - end) : '',
-  });
-  return { features, reason };
 }
 
 /** The decision for one watch and one register record. */

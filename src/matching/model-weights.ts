@@ -32,7 +32,6 @@ export const TRAINED = {
   bias: -0.8524,
   thresholds: {
     alert: 0.17,
-    alone: 1.01,
     medium: 0.45,
     high: 0.82,
   },

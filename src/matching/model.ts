@@ -13,11 +13,7 @@ export type Severity = 'low' | 'medium' | 'high';
 export interface ScoringModel {
   weights: Readonly<Record<FeatureName, number>>;
   bias: number;
-  /**
-   * `alert`: a pair the rules found is raised from here; `alone`: a pair no rule found (rules/
-   * alike.ts) from here; `medium`, `high`: the levels.
-   */
-  thresholds: { alert: number; alone: number; medium: number; high: number };
+  thresholds: { alert: number; medium: number; high: number };
 }
 
 /** The model in use: the trained weights (model-weights.ts), checked against the features here. */

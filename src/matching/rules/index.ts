@@ -2,7 +2,6 @@
 // first (each the whole answer), then the similarity rules, whose findings are listed in this order.
 // A new rule is a file of this folder and a line here.
 import { type AffixReason, affix } from './affix.ts';
-import { type AlikeReason, alike } from './alike.ts';
 import { type CompoundReason, compound } from './compound.ts';
 import { type ConfusableReason, confusable } from './confusable.ts';
 import { type ContainedInBrandReason, containedInBrand } from './contained-in-brand.ts';
@@ -37,8 +36,7 @@ export type TextReason =
   | SharedWordReason
   | NearInsideReason
   | FusedReason
-  | CompoundReason
-  | AlikeReason;
+  | CompoundReason;
 export type TextReasonKind = TextReason['kind'];
 
 export const RULES: readonly MatchRule<TextReason>[] = [
@@ -58,7 +56,6 @@ export const RULES: readonly MatchRule<TextReason>[] = [
   nearInside,
   fused,
   compound,
-  alike,
 ];
 
 const BY_KIND: ReadonlyMap<string, MatchRule<TextReason>> = new Map(RULES.map((r) => [r.kind, r]));
