@@ -132,17 +132,20 @@ export function compareText(
 }
 
 /**
- * Is the text strong enough to cross into a related class: a finding that the severity of the
- * same class rates medium or high on its own (the brand's common words found inside a longer mark
- * are low there, and stay out here)?
+ * Is the text strong enough to cross into a related class: a finding of RELATED_MIN_SCORE or more
+ * that the severity of the same class rates high on its own (the texts the same to the eye or the
+ * ear, one letter from a distinctive brand, its plural), or a distinctive brand whole inside a
+ * longer mark (medium there). Weaker findings raise records of the watch's own classes only: on
+ * the development part, this left the cross-class conflicts raised as they were and halved the
+ * alerts a related class adds on the EUIPO texts (docs/matching.md, "Related classes").
  */
 export function strongText(p: PreparedWatch, text: readonly TextReason[]): boolean {
   const input = { p, distinctive: isDistinctiveBrand(p), context: undefined };
-  return text.some(
-    (r) =>
-      (ruleOf(r.kind)?.score ?? 0) >= RELATED_MIN_SCORE &&
-      (ruleOf(r.kind)?.severity(r, input)[0] ?? 0) >= 2,
-  );
+  return text.some((r) => {
+    const rule = ruleOf(r.kind);
+    if (rule === undefined || rule.score < RELATED_MIN_SCORE) return false;
+    return rule.severity(r, input)[0] >= (r.kind === 'contains_brand' ? 2 : 3);
+  });
 }
 
 /** How the record's classes meet the watch's: shared, absent from the source, or neither. */
