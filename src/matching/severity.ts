@@ -68,9 +68,9 @@ export function assessSeverity(
   const factors = mainFactors(features);
   const made = factors.length > 0 ? `; the score weighs most ${factors.join(', ')}` : '';
   const why = `${shape} (score ${score.toFixed(2)} of 1, ${levelOf(score)}${made})`;
-  // A word the record's office found descriptive (its disclaimer) is no evidence the decided
-  // cases could weigh (none has one): the rule's own level, low, stands.
-  if (text.every((r) => r.kind === 'shared_word' && r.disclaimed)) {
+  // A finding on a word the record's office found descriptive (its disclaimer: shared-word.ts) is
+  // no evidence the decided cases could weigh (none has one): the rule's own level, low, stands.
+  if (text.every((r) => (r as { disclaimed?: boolean }).disclaimed === true)) {
     const kept = `${shape} (score ${score.toFixed(2)} of 1; the disclaimer keeps the alert low)`;
     return { severity: 'low', decisive, why: kept, score };
   }
