@@ -17,6 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crossesClasses, pairClasses, readDecidedCases } from '../bench/lib/decided-cases.ts';
+import { ALERTS_PER_WATCH_BEFORE, checkTargets } from '../bench/lib/matching-targets.ts';
 import { mulberry32 } from '../bench/lib/random.ts';
 import {
   EXPECTED_REASON as EXPECTED,
@@ -34,9 +35,12 @@ import {
   RELATED_MIN_SCORE,
   type Reason,
   type RecordInput,
+  scorePair,
   strongText,
   type TextReason,
 } from '../src/matching/decide.ts';
+import { FEATURES } from '../src/matching/features.ts';
+import { MODEL, raises } from '../src/matching/model.ts';
 import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
 import { ruleOf } from '../src/matching/rules/index.ts';
 import { assessSeverity, SEVERITIES, type Severity } from '../src/matching/severity.ts';
@@ -186,11 +190,13 @@ const alertsPerWatch: Tally[] = [];
  * (decide.ts: text of RELATED_MIN_SCORE or more; the fixture's texts have no goods texts, so the
  * class headings stand for the goods)?
  */
-const raisedInRelated = (p: PreparedWatch, reasons: readonly Reason[]) =>
-  strongText(
-    p,
-    reasons.filter((r): r is TextReason => ruleOf(r.kind) !== undefined),
-  );
+const raisedInRelated = (p: PreparedWatch, reasons: readonly Reason[], markText: string) => {
+  const text = reasons.filter((r): r is TextReason => ruleOf(r.kind) !== undefined);
+  if (!strongText(p, text)) return false;
+  // ...and the model raises it with the goods in a related class (a class the watch lacks).
+  const m = analyzeMark(markText);
+  return raises(scorePair(p, m, markText, text, { classes: [0] }, 'related').score);
+};
 for (const brand of brands) {
   const p = prepare(brand);
   const tally: Tally = { after: 0, before: 0, related: 0 };
@@ -238,7 +244,7 @@ for (const brand of brands) {
     if (d.conflict) {
       tally.after++;
       if (raisedBefore(d.reasons)) tally.before++;
-      if (raisedInRelated(p, d.reasons)) tally.related++;
+      if (raisedInRelated(p, d.reasons, text)) tally.related++;
       const kinds = textKinds(d.reasons);
       const severity = severityOf(p, d.reasons, text);
       falseAlerts.push({ brand, mark: text, reasons: `${kinds.join('+')} (${severity})` });
@@ -270,6 +276,9 @@ for (let pass = 0; pass < 3; pass++) {
 }
 
 const lines: string[] = [];
+/** Figures the sections below fill in, for the targets at the end. */
+const heldOut = { raised: 0, mediumHigh: 0, noConflictHigh: 0 };
+const meanAlerts = { distinctive: 0, common: 0 };
 lines.push(
   `Run: ${brands.length} watched brands drawn (seed ${SEED}) from ${texts.length.toLocaleString('en')} ` +
     `distinct real EUIPO mark texts; up to ${PER_KIND} generated variants per brand and kind.`,
@@ -342,7 +351,49 @@ lines.push(
     `Node ${process.version}).`,
 );
 
+lines.push('');
+lines.push(...modelReport());
+lines.push('');
+lines.push(...targetsReport());
+
 const report = lines.join('\n');
+
+/** The model the run used: its weights and thresholds (src/matching/model-weights.ts). */
+function modelReport(): string[] {
+  const { alert, medium, high } = MODEL.thresholds;
+  return [
+    `The scoring model (src/matching/model-weights.ts, \`npm run train:matching\`): score = 1 / (1 + e^−(${MODEL.bias} + Σ weight × feature)); raised from ${alert}, \`medium\` from ${medium}, \`high\` from ${high}.`,
+    '',
+    '| feature | weight |',
+    '|---|---:|',
+    ...FEATURES.map((f) => `| \`${f}\` | ${MODEL.weights[f]} |`),
+  ];
+}
+
+/** The targets of docs/matching.md against this run (bench/lib/matching-targets.ts). */
+function targetsReport(): string[] {
+  let worstKind = 1;
+  for (const st of stats.values())
+    if (st.total > 0) worstKind = Math.min(worstKind, st.hit / st.total);
+  const rows = checkTargets({
+    heldOutRaised: heldOut.raised,
+    heldOutMediumHigh: heldOut.mediumHigh,
+    heldOutNoConflictHigh: heldOut.noConflictHigh,
+    unrelatedHigh: falseSeverity.high / Math.max(1, falseAlerts.length),
+    falsePer10k: per10k,
+    worstKind,
+    alertsDistinctive: meanAlerts.distinctive,
+    alertsCommon: meanAlerts.common,
+    retrievalMisses,
+  });
+  return [
+    `Targets (decided cases: the held-out part; alerts per watch in the watch's class plus one related class of equal size, against ${ALERTS_PER_WATCH_BEFORE.distinctive} and ${ALERTS_PER_WATCH_BEFORE.common} in the class alone before the model, commit bc99b7b, same draws):`,
+    '',
+    '| target | measured | goal | met |',
+    '|---|---:|---:|---|',
+    ...rows.map((r) => `| ${r.target} | ${r.measured} | ${r.goal} | ${r.met ? 'yes' : '**no**'} |`),
+  ];
+}
 
 /**
  * Noise as a watch's owner sees it: how many of the register's marks each watch raises, for the
@@ -373,7 +424,7 @@ function alertsPerWatchReport(): string[] {
       if (!d.conflict) continue;
       tally.after++;
       if (raisedBefore(d.reasons)) tally.before++;
-      if (raisedInRelated(p, d.reasons)) tally.related++;
+      if (raisedInRelated(p, d.reasons, text)) tally.related++;
     }
     return tally;
   });
@@ -383,11 +434,16 @@ function alertsPerWatchReport(): string[] {
     const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)] ?? 0;
     return `${mean.toFixed(1)} / ${p95}`;
   };
+  // Today's class and one related class of the same size: what a watch sees with related classes on.
+  const mean = (ts: Tally[]) =>
+    ts.reduce((a, t) => a + t.after + t.related, 0) / Math.max(1, ts.length);
+  meanAlerts.distinctive = mean(alertsPerWatch);
+  meanAlerts.common = mean(commonTallies);
   const sum = (ts: Tally[], k: keyof Tally) => ts.reduce((a, t) => a + t[k], 0);
   const row = (name: string, ts: Tally[]) =>
     `| ${name} | ${ts.length} | ${stat(ts.map((t) => t.before))} | ${stat(ts.map((t) => t.after))} | ${stat(ts.map((t) => t.related))} | +${pct(sum(ts, 'related'), sum(ts, 'after'))} |`;
   return [
-    `Alerts per watch over the ${texts.length.toLocaleString('en')} marks (mean / 95th percentile): before the rules of the word counts and shapes (\`${[...MEASURED_KINDS].join('`, `')}\`), with them (all in the watch's class: today's alerts), and what one related class holding the same marks would add (goods.ts; the texts have no goods text, so the class headings stand for the goods, and only text scoring ${RELATED_MIN_SCORE} or more that the same class would rate medium or high is raised across classes). A watch has as many such additions as it has related classes, weighted by their size against its own class's.`,
+    `Alerts per watch over the ${texts.length.toLocaleString('en')} marks (mean / 95th percentile): before the rules of the word counts and shapes (\`${[...MEASURED_KINDS].join('`, `')}\`), with them (all in the watch's class: today's alerts), and what one related class holding the same marks would add (goods.ts; the texts have no goods text, so the class headings stand for the goods, and only text scoring ${RELATED_MIN_SCORE} or more that the same class would rate medium or high, and that the model still raises with the goods related, is raised across classes). A watch has as many such additions as it has related classes, weighted by their size against its own class's.`,
     '',
     '| watched brands | watches | before | same class (today) | one related class of equal size | increase |',
     '|---|---:|---:|---:|---:|---:|',
@@ -526,6 +582,9 @@ function decidedCasesReport(): string[] {
   const ho = (outcome: string) => rows.get(`held-out|${outcome}|all`) ?? tally();
   const c = ho('conflict');
   const nc = ho('no_conflict');
+  heldOut.raised = c.raised / Math.max(1, c.n);
+  heldOut.mediumHigh = (c.sev.high + c.sev.medium) / Math.max(1, c.raised);
+  heldOut.noConflictHigh = nc.sev.high / Math.max(1, nc.n);
   out.push(
     `Held out: conflicts raised **${pct(c.raised, c.n)}**, raised conflicts rated medium or high **${pct(c.sev.high + c.sev.medium, c.raised)}**, pairs found not confusing rated high **${pct(nc.sev.high, nc.n)}** (of all such pairs).`,
   );

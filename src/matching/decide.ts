@@ -4,7 +4,9 @@
 // I/O. Every rule, threshold and the SQL key that retrieves it are described in docs/matching.md;
 // keep the two in step.
 import { coveredDesignations } from './coverage.ts';
+import { type Features, type GoodsRelation, pairFeatures, ruleEvidence } from './features.ts';
 import { type GoodsMeeting, goodsMeeting } from './goods.ts';
+import { raises, scoreOf } from './model.ts';
 import { analyzeMark, type MarkAnalysis } from './normalize.ts';
 import {
   isDistinctiveBrand,
@@ -38,11 +40,11 @@ export type { TextReason, TextReasonKind } from './rules/index.ts';
 export type ReasonKind = TextReasonKind | 'class_overlap' | 'related_goods' | 'territory';
 
 /**
- * A record in a related class (goods.ts) is raised only on text this strong (the strongest rule's
- * score), and its score is this share of it: a related class is weaker evidence than the same one.
+ * A record in a related class (goods.ts) is a candidate only on text this strong (the strongest
+ * rule's own strength, rules/*.ts `score`); the model then scores it with `goods_related`, whose
+ * weight only lowers the score: a related class is weaker evidence than the same one.
  */
 export const RELATED_MIN_SCORE = 0.7;
-export const RELATED_SCORE_SHARE = 0.8;
 
 /** One machine-readable finding, with a sentence (`detail`) a reader can quote. */
 export type Reason =
@@ -59,12 +61,16 @@ export type Reason =
 export interface Decision {
   /**
    * True when a text rule fired, a Nice class is shared (or the record has none: the source does
-   * not publish them) and a watch designation is covered.
+   * not publish them, or a record class is related to a watch class, goods.ts), a watch designation
+   * is covered and the model's score reaches the alert threshold (model.ts).
    */
   conflict: boolean;
   /** Text reasons (strongest first), then the `class_overlap` and `territory` facts that hold. */
   reasons: Reason[];
-  /** Strength of the strongest text reason, 0..1; 0 when there is no conflict. */
+  /**
+   * The model's score (model.ts), 0..1, of a pair the rules found in classes that meet and a
+   * covered territory; 0 otherwise. The pair is a conflict when it reaches the alert threshold.
+   */
   score: number;
 }
 
@@ -142,21 +148,64 @@ export function strongText(p: PreparedWatch, text: readonly TextReason[]): boole
   });
 }
 
-/** The decision for one candidate record, with the watch prepared once (prepareWatch). */
-export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): Decision {
-  const text = compareText(p, analyzeMark(record.markText), record.disclaimed ?? []);
+/** How the record's classes meet the watch's: shared, absent from the source, or neither. */
+export function goodsRelation(
+  p: PreparedWatch,
+  record: { classes: readonly number[] },
+): { shared: number[]; relation: GoodsRelation | null } {
   const shared: number[] = [];
   for (const c of record.classes) if (p.classes.has(c) && !shared.includes(c)) shared.push(c);
   shared.sort((x, y) => x - y);
+  if (shared.length > 0) return { shared, relation: 'same' };
+  // A record whose source publishes no Nice class cannot share one: text and territory decide
+  // (docs/matching.md, "Records without classes"); its severity is capped (alerts/assessment.ts).
+  if (record.classes.length === 0) return { shared, relation: 'unknown' };
+  return { shared, relation: null };
+}
+
+/**
+ * The features and score of a pair the rules found (text reasons non-empty) whose goods meet:
+ * what the model weighs (features.ts, model.ts). `stats`: the counts the rules' levels read.
+ */
+export function scorePair(
+  p: PreparedWatch,
+  m: MarkAnalysis,
+  markText: string,
+  text: readonly TextReason[],
+  record: { classes: readonly number[] },
+  relation: GoodsRelation,
+  stats: WordStats = p.stats,
+): { features: Features; score: number } {
+  const rules = ruleEvidence(p, text, { markText, classes: record.classes, stats });
+  const features = pairFeatures(p, m, rules, relation);
+  return { features, score: scoreOf(features) };
+}
+
+/**
+ * The decision for one candidate record, with the watch prepared once (prepareWatch). The rules
+ * find the candidates; the model's score decides which are raised.
+ */
+export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): Decision {
+  const { m, text, relation, reasons } = findCandidate(p, record);
+  if (relation === null) return { conflict: false, reasons, score: 0 };
+  const { score } = scorePair(p, m, record.markText, text, record, relation);
+  return { conflict: raises(score), reasons, score };
+}
+
+/**
+ * What the rules and the class and territory facts say of a record: its analysis, the text
+ * reasons, every reason, and how the goods meet when the pair is a candidate for the model (a
+ * text rule holds, the classes meet, a watch designation is covered); `relation` null otherwise.
+ */
+export function findCandidate(
+  p: PreparedWatch,
+  record: RecordInput,
+): { m: MarkAnalysis; text: TextReason[]; relation: GoodsRelation | null; reasons: Reason[] } {
+  const m = analyzeMark(record.markText);
+  const text = compareText(p, m, record.disclaimed ?? []);
+  const { shared, relation: classes } = goodsRelation(p, record);
   const covered = coveredDesignations(record, p.designations);
   const reasons: Reason[] = [...text];
-  let textScore = 0;
-  for (const r of text) textScore = Math.max(textScore, ruleOf(r.kind)?.score ?? 0);
-  const crossesClasses =
-    shared.length === 0 &&
-    p.relatedClasses &&
-    textScore >= RELATED_MIN_SCORE &&
-    strongText(p, text);
   if (shared.length > 0) {
     reasons.push({
       kind: 'class_overlap',
@@ -164,6 +213,7 @@ export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): D
       classes: shared,
     });
   }
+  const crossesClasses = classes === null && p.relatedClasses && strongText(p, text);
   const meeting = crossesClasses ? goodsMeeting(p.classes, record.classes, record.goods) : null;
   if (meeting !== null) {
     reasons.push({
@@ -179,12 +229,9 @@ export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): D
       designations: covered,
     });
   }
-  // A record whose source publishes no Nice class cannot share one: text and territory decide
-  // (docs/matching.md, "Records without classes"); its severity is capped (alerts/assessment.ts).
-  const classesMatch = shared.length > 0 || record.classes.length === 0 || meeting !== null;
-  const conflict = text.length > 0 && classesMatch && covered.length > 0;
-  const score = !conflict ? 0 : meeting !== null ? textScore * RELATED_SCORE_SHARE : textScore;
-  return { conflict, reasons, score };
+  const relation = classes ?? (meeting !== null ? 'related' : null);
+  const candidate = text.length > 0 && covered.length > 0;
+  return { m, text, relation: candidate ? relation : null, reasons };
 }
 
 /** The decision for one watch and one register record. */

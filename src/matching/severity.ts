@@ -1,69 +1,85 @@
-// How serious a conflict is: `high`, `medium` or `low`, from the matching decision. Pure.
-// The model and its reasoning are in docs/matching.md ("Severity"): the evidence is ordered as an
-// examiner orders it. Identical or look-alike text is the strongest; a near or sound-alike form of
-// a distinctive brand comes next; the brand as a whole word inside a longer mark is a real but
-// weaker likelihood of confusion; and the shapes that need the reader to pick the brand out of
-// something else (fused into a word, near form inside a phrase, words apart) are the weakest,
-// raised only when the brand is long and distinctive or when the evidence adds up. Each rule gives
-// its own level (rules/, `severity`); this module combines them.
-import type { PreparedWatch, Reason, TextReason, TextReasonKind } from './decide.ts';
+// How serious a conflict is: `high`, `medium` or `low`, from the model's score (model.ts) of the
+// pair, calibrated on decided outcomes: the thresholds of the levels are set on the development
+// part of the decided cases (scripts/train-matching.ts). The rules still say why: the strongest
+// rule's sentence (rules/, `severity`) names the shape, and the features that made the score are
+// named after it; a related class rather than the same one caps it at medium unless the texts are
+// the same. docs/matching.md ("Severity") has the model and its figures.
+import { goodsRelation, type PreparedWatch, type Reason, scorePair } from './decide.ts';
+import { levelOf, mainFactors, type Severity } from './model.ts';
+import { analyzeMark } from './normalize.ts';
 import { isDistinctiveBrand } from './prepare.ts';
-import { ruleOf } from './rules/index.ts';
+import { ruleOf, type TextReason, type TextReasonKind } from './rules/index.ts';
 import type { SeverityContext } from './rules/rule.ts';
 
+export type { Severity } from './model.ts';
 export { isDistinctiveBrand } from './prepare.ts';
 export type { SeverityContext } from './rules/rule.ts';
 
-export type Severity = 'low' | 'medium' | 'high';
 export const SEVERITIES: readonly Severity[] = ['high', 'medium', 'low'];
 
 export type SeverityAssessment = {
   severity: Severity;
-  /** The reason that sets the level, and a sentence saying why it is at that level. */
+  /** The reason that names the shape, and a sentence saying why the alert is at its level. */
   decisive: TextReasonKind | null;
   why: string;
+  /** The model's score of the pair, 0..1 (0 when no text rule holds). */
+  score: number;
 };
 
-const LEVEL: readonly Severity[] = ['low', 'low', 'medium', 'high'];
-
 /**
- * The severity of a conflict with these text reasons (decideConflictPrepared's, class and
- * territory facts ignored: a conflict already has both). The strongest reason sets the level; a
- * low level rises to medium when two or more weak rules hold together.
+ * The severity of a conflict with these text reasons (decideConflictPrepared's) for the record of
+ * `context` (its text and classes): the level of the model's score, with the strongest rule's
+ * sentence and the features that weigh most.
  */
 export function assessSeverity(
   p: PreparedWatch,
   reasons: readonly Reason[],
-  context?: SeverityContext,
+  context: SeverityContext,
 ): SeverityAssessment {
   const input = { p, distinctive: isDistinctiveBrand(p), context };
+  const text: TextReason[] = [];
   let best = 0;
   let decisive: TextReasonKind | null = null;
-  let why = 'no text rule holds under the current matching rules';
-  const weak = new Set<string>();
+  let shape = 'no text rule holds under the current matching rules';
   for (const r of reasons) {
     const rule = ruleOf(r.kind);
     if (rule === undefined) continue;
+    text.push(r as TextReason);
     const [l, sentence] = rule.severity(r as TextReason, input);
-    if (l === 1) weak.add(r.kind);
     if (l > best) {
       best = l;
       decisive = rule.kind;
-      why = sentence;
+      shape = sentence;
     }
   }
-  // Weak shapes that add up (the brand fused into one word and a near form of it in another) make
-  // a medium; only text close to the brand as a whole makes a conflict high.
-  if (best === 1 && weak.size >= 2) {
-    best = 2;
-    why = `${why}, and other weak evidence (${[...weak].join(', ')}) adds up`;
+  if (text.length === 0) return { severity: 'low', decisive, why: shape, score: 0 };
+  const record = { classes: context.classes, markText: context.markText, jurisdiction: '' };
+  const relation = goodsRelation(p, record).relation ?? 'related';
+  const m = analyzeMark(context.markText);
+  const { features, score } = scorePair(
+    p,
+    m,
+    context.markText,
+    text,
+    record,
+    relation,
+    context.stats,
+  );
+  const factors = mainFactors(features);
+  const made = factors.length > 0 ? `; the score weighs most ${factors.join(', ')}` : '';
+  const why = `${shape} (score ${score.toFixed(2)} of 1, ${levelOf(score)}${made})`;
+  // A finding on a word the record's office found descriptive (its disclaimer: shared-word.ts) is
+  // no evidence the decided cases could weigh (none has one): the rule's own level, low, stands.
+  if (text.every((r) => (r as { disclaimed?: boolean }).disclaimed === true)) {
+    const kept = `${shape} (score ${score.toFixed(2)} of 1; the disclaimer keeps the alert low)`;
+    return { severity: 'low', decisive, why: kept, score };
   }
   // Goods in a related class, not the same one (goods.ts): only the same text stays high.
-  if (best === 3 && reasons.some((r) => r.kind === 'related_goods') && !SAME_TEXT.has(decisive)) {
-    best = 2;
-    why = `${why}, but in a related class rather than the same one, which makes it at most medium`;
+  if (levelOf(score) === 'high' && relation === 'related' && !SAME_TEXT.has(decisive)) {
+    const capped = `${why}, but in a related class rather than the same one, which makes it at most medium`;
+    return { severity: 'medium', decisive, why: capped, score };
   }
-  return { severity: LEVEL[best] as Severity, decisive, why };
+  return { severity: levelOf(score), decisive, why, score };
 }
 
 /** The identity rules: the same text to the eye. */

@@ -190,7 +190,10 @@ describe('scans', () => {
     assert.deepEqual([...alerts.keys()].sort(), [classless.externalId, later.externalId].sort());
     for (const alert of alerts.values()) {
       assert.equal(alert.severity, 'medium');
-      assert.match(alert.rationale, /source publishes no Nice classes, which caps the severity/);
+      // The identical text scores high and is capped; NORTH WIND's score is medium of itself.
+      if (alert.hit.externalId === classless.externalId) {
+        assert.match(alert.rationale, /source publishes no Nice classes, which caps the severity/);
+      }
       assert.ok(alert.rationale.includes(CLASSES_NOT_PUBLISHED), alert.rationale);
     }
     const hit = alerts.get(classless.externalId).hit;

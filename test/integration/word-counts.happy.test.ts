@@ -236,7 +236,8 @@ describe('word counts of the register', () => {
     });
     assert.deepEqual([...alerts.keys()], [kestrel.externalId]);
     const alert = alerts.get(kestrel.externalId);
-    assert.equal(alert.severity, 'high');
+    // The level is the scoring model's (calibrated on decided outcomes), not the rule's own `high`.
+    assert.notEqual(alert.severity, 'low');
     assert.match(
       alert.rationale,
       /shares the distinctive word `KESTREL` of the watched brand, the first word of both marks \(in 1 of 33 marks in the register\)\. `ANALYTICS` and `ROBOTICS` are common \(31 and 31 marks\)\./,

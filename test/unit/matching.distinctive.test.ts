@@ -149,26 +149,26 @@ describe('shared_word: the distinctive word of a multi-word brand', () => {
   });
 });
 
+// The levels are the model's (src/matching/model.ts), calibrated on decided outcomes: what must
+// hold is the order of the evidence, not one training's levels.
 describe('shared_word severity', () => {
-  const severity = (brand: string, mark: string, classes = CLASSES) => {
+  const assessed = (brand: string, mark: string, classes = CLASSES) => {
     const p = prepare(brand);
     const d = decide(p, mark, classes);
-    return assessSeverity(p, d.reasons, { markText: mark, classes, stats: REGISTER }).severity;
+    assert.equal(d.conflict, true, `${brand} / ${mark}`);
+    return assessSeverity(p, d.reasons, { markText: mark, classes, stats: REGISTER });
   };
-  it('identical distinctive element, only common words beside it, identical classes: high', () => {
-    assert.equal(severity('Kestrel Analytics', 'KESTREL ROBOTICS'), 'high');
+  it('identical distinctive element, only common words beside it, identical classes: not low', () => {
+    assert.notEqual(assessed('Kestrel Analytics', 'KESTREL ROBOTICS').severity, 'low');
   });
-  it('the same in only some of the classes: medium (the first word is dominant)', () => {
-    assert.equal(severity('Kestrel Analytics', 'KESTREL ROBOTICS', [9]), 'medium');
+  it('the same in only some of the classes, or beside another distinctive word: no higher', () => {
+    const same = assessed('Kestrel Analytics', 'KESTREL ROBOTICS').score;
+    assert.ok(assessed('Kestrel Analytics', 'KESTREL ROBOTICS', [9]).score <= same);
+    assert.ok(assessed('Kestrel Analytics', 'JOHN KESTREL').score <= same);
   });
-  it('another distinctive word beside it: medium', () => {
-    assert.equal(severity('Kestrel Analytics', 'JOHN KESTREL'), 'medium');
-  });
-  it('the only distinctive word, not first (MOUNTAIN is common): medium', () => {
-    assert.equal(severity('MOUNTAIN DEW', 'CAN DEW', [9]), 'medium');
-  });
-  it('the rarest of several distinctive words, not the first: low', () => {
-    assert.equal(severity('NORTHERN REFLECTIONS', 'CANADIAN REFLECTIONS', [9]), 'low');
+  it('one word of a two-word brand shared with another mark is not high', () => {
+    assert.notEqual(assessed('MOUNTAIN DEW', 'CAN DEW', [9]).severity, 'high');
+    assert.notEqual(assessed('NORTHERN REFLECTIONS', 'CANADIAN REFLECTIONS', [9]).severity, 'high');
   });
 });
 
@@ -182,7 +182,8 @@ describe('shared_word rationale', () => {
       /shares the distinctive word KESTREL of the watched brand, the first word of both marks \(in 41 of 1,204,332 marks in the register\)\. ANALYTICS and ROBOTICS are common \(5,870 and 3,100 marks\)\./,
     );
     assert.match(a.rationale, /`KESTREL`/);
-    assert.equal(a.severity, 'high');
+    // The level is the model's (calibrated on decided outcomes), not the rule's own `high`.
+    assert.notEqual(a.severity, 'low');
   });
 });
 
@@ -194,12 +195,15 @@ describe('same_shape: names with the same beginning, ending and rhythm', () => {
     ['EVONISE', 'EVARISE'],
   ];
   for (const [brand, mark] of pairs) {
-    it(`raises ${mark} for ${brand}, low, and retrieves it`, () => {
+    it(`raises ${mark} for ${brand}, not high, and retrieves it`, () => {
       const p = prepare(brand);
       const d = decide(p, mark);
       assert.equal(d.conflict, true, JSON.stringify(d.reasons));
       assert.ok(kinds(d.reasons).includes('same_shape'));
-      assert.equal(assessSeverity(p, d.reasons).severity, 'low');
+      assert.notEqual(
+        assessSeverity(p, d.reasons, { markText: mark, classes: CLASSES }).severity,
+        'high',
+      );
       assertRetrieved(p, mark);
     });
   }
