@@ -245,6 +245,8 @@ export interface components {
             attributes: {
                 niceClasses: number[];
                 designations: ("AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "EU" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW")[];
+                /** @description Whether filings in classes related to `niceClasses` (goods that tribunals found related, e.g. beer in 32 and spirits in 33) are compared too; their alerts weigh less than the same class. Default true; absent reads as true. */
+                relatedClasses?: boolean;
             };
             sources: string[];
             /** @enum {string} */
@@ -693,7 +695,8 @@ export interface operations {
                      *             ],
                      *             "designations": [
                      *               "US"
-                     *             ]
+                     *             ],
+                     *             "relatedClasses": true
                      *           },
                      *           "sources": [
                      *             "global_trademark_database"
@@ -866,6 +869,8 @@ export interface operations {
                     attributes: {
                         niceClasses: number[];
                         designations: ("AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "EU" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW")[];
+                        /** @default true */
+                        relatedClasses?: boolean;
                     };
                     /**
                      * @default daily
@@ -902,7 +907,8 @@ export interface operations {
                      *           ],
                      *           "designations": [
                      *             "US"
-                     *           ]
+                     *           ],
+                     *           "relatedClasses": true
                      *         },
                      *         "sources": [
                      *           "global_trademark_database"
@@ -1134,7 +1140,8 @@ export interface operations {
                      *           ],
                      *           "designations": [
                      *             "US"
-                     *           ]
+                     *           ],
+                     *           "relatedClasses": true
                      *         },
                      *         "sources": [
                      *           "global_trademark_database"
@@ -1306,7 +1313,8 @@ export interface operations {
                      *           ],
                      *           "designations": [
                      *             "US"
-                     *           ]
+                     *           ],
+                     *           "relatedClasses": true
                      *         },
                      *         "sources": [
                      *           "global_trademark_database"
@@ -1465,7 +1473,8 @@ export interface operations {
                  *         "designations": [
                  *           "US",
                  *           "EU"
-                 *         ]
+                 *         ],
+                 *         "relatedClasses": false
                  *       },
                  *       "scanCadence": "weekly"
                  *     }
@@ -1475,6 +1484,8 @@ export interface operations {
                     attributes?: {
                         niceClasses: number[];
                         designations: ("AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "EU" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW")[];
+                        /** @default true */
+                        relatedClasses?: boolean;
                     };
                     /** @enum {string} */
                     scanCadence?: "hourly" | "daily" | "weekly";
@@ -1510,7 +1521,8 @@ export interface operations {
                      *           ],
                      *           "designations": [
                      *             "US"
-                     *           ]
+                     *           ],
+                     *           "relatedClasses": true
                      *         },
                      *         "sources": [
                      *           "global_trademark_database"
@@ -1763,7 +1775,7 @@ export interface operations {
                      *           "watchId": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
                      *           "state": "unread",
                      *           "severity": "high",
-                     *           "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered (live), owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
+                     *           "rationale": "**Severity: high.** The texts are the same to the eye (score 0.90 of 1, high; the score weighs most the letters of the whole marks, the letter groups they share, a distinctive word they share).\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered (live), owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
                      *           "rationaleAt": "2026-11-22T09:31:00.000Z",
                      *           "emailedAt": null,
                      *           "createdAt": "2026-11-22T09:31:00.000Z",
@@ -2005,7 +2017,7 @@ export interface operations {
                      *         "watchId": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
                      *         "state": "unread",
                      *         "severity": "high",
-                     *         "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered (live), owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
+                     *         "rationale": "**Severity: high.** The texts are the same to the eye (score 0.90 of 1, high; the score weighs most the letters of the whole marks, the letter groups they share, a distinctive word they share).\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered (live), owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
                      *         "rationaleAt": "2026-11-22T09:31:00.000Z",
                      *         "emailedAt": null,
                      *         "createdAt": "2026-11-22T09:31:00.000Z",
@@ -2253,7 +2265,7 @@ export interface operations {
                      *         "watchId": "wat_4Qm2c8VnXr0sKp1LdT9aBz",
                      *         "state": "unread",
                      *         "severity": "high",
-                     *         "rationale": "**Severity: high.** The texts are the same to the eye.\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered (live), owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
+                     *         "rationale": "**Severity: high.** The texts are the same to the eye (score 0.90 of 1, high; the score weighs most the letters of the whole marks, the letter groups they share, a distinctive word they share).\n\n**Why it was raised**\n\n- The mark is the watched brand written differently (case, spacing, punctuation or accents): both read `SARGENT`.\n\n**Goods and services.** Shared Nice classes: 6 (common metals and their alloys; metal building materials; small items of metal hardware); 20 (furniture, mirrors, picture frames; containers, not of metal).\n\n**Territory.** The USPTO (US) record covers the watched designation US.\n\n**The record.** `SARGENT`, US serial 71060608, filed 1912-01-04, status registered (live), owner `SARGENT MANUFACTURING COMPANY` (US).\n\n**Opposition.** The source gives no publication date for opposition, so the opposition window is not known.\n\n**Public record.** [USPTO TSDR](https://tsdr.uspto.gov/#caseNumber=71060608&caseSearchType=US_APPLICATION&caseType=DEFAULT&searchType=statusSearch)",
                      *         "rationaleAt": "2026-11-22T09:31:00.000Z",
                      *         "emailedAt": null,
                      *         "createdAt": "2026-11-22T09:31:00.000Z",
