@@ -203,15 +203,17 @@ async function insertBatch(tx: Queryable, batch: string[], size: SeedSize) {
        RETURNING id AS hit_id
      )
      INSERT INTO alerts (id, watch_id, hit_id, owner_id, state, severity, rationale,
-                         rationale_at, emailed_at, created_at)
+                         rationale_at, emailed_at, created_at, origin)
      SELECT alert_id, watch_id, hit_id, owner_id,
             CASE WHEN r < 0.6 THEN 'unread' WHEN r < 0.9 THEN 'read' ELSE 'dismissed' END,
             CASE WHEN r < 0.2 THEN 'high' WHEN r < 0.6 THEN 'medium' ELSE 'low' END,
-            CASE WHEN r < 0.2 THEN 'Identical word element "' || display_name ||
-                                   '" in overlapping class 9.' END,
-            CASE WHEN r < 0.2 THEN created_at + interval '2 minutes' END,
+            -- Every alert has a rationale (NOT NULL since migration 014).
+            'Identical word element "' || display_name || '" in overlapping class 9.',
+            created_at + interval '2 minutes',
             CASE WHEN r < 0.9 THEN created_at + interval '5 minutes' END,
-            created_at
+            created_at,
+            -- Filed long before the watches were made: marks already on the register.
+            'existing_mark'
        -- Read through new_hits: each alert is written after its hit, which the alert's JSON
        -- (migration 004) is built from.
        FROM new_hits JOIN rows USING (hit_id)`,
