@@ -1,16 +1,12 @@
-import { parseRegisterRecord, type RecordItem } from './record.ts';
+import type { RecordItem } from './record.ts';
 import type { WipoMark } from './wipo-collect.ts';
 import {
   checkMark,
-  currentApplicant,
-  goodsOf,
-  niceClasses,
+  officeMarkRecord,
   partyCountry,
   partyName,
   rawParty,
   sortedDates,
-  statusLive,
-  statusWord,
   wipoDate,
 } from './wipo-common.ts';
 
@@ -114,33 +110,11 @@ export function mapCipoMark(mark: WipoMark, file: string): RecordItem {
       `${label}: design-only mark (${mark.markFeature ?? 'no feature category'}, no word element)`,
   });
   if ('item' in check) return check.item;
-  const { externalId, markText, filed, registered, expires } = check.checked;
-  const owner = currentApplicant(mark.applicants);
-  const classes = niceClasses(mark.classes);
-  const { goods, unclassified } = goodsOf(mark, classes);
-  const rawPayload = {
-    ...cipoPayload(mark, check.checked.number, classes),
-    ...(unclassified.length > 0 ? { unclassifiedGoods: unclassified } : {}),
-  };
-  const result = parseRegisterRecord(
-    {
-      externalId,
-      markText,
-      ownerName: owner === null ? null : partyName(owner),
-      ownerCountryCode: owner === null ? null : partyCountry(owner),
-      jurisdiction: 'CA',
-      filedAt: filed,
-      registeredAt: registered,
-      expiresAt: expires,
-      publishedAt: advertised(mark),
-      status: statusWord('CA', mark.statusCode),
-      live: statusLive('CA', mark.statusCode),
-      classes,
-      logoUrl: null,
-      goods,
-    },
-    rawPayload,
-  );
+  const { result } = officeMarkRecord(mark, check.checked, {
+    jurisdiction: 'CA',
+    payload: (classes) => cipoPayload(mark, check.checked.number, classes),
+    publishedAt: advertised(mark),
+  });
   const { line } = mark;
   return result.ok ? { file, line, record: result.record } : { file, line, error: result.error };
 }

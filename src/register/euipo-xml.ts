@@ -1,18 +1,14 @@
 import { lineTextReason } from '../text.ts';
-import { parseRegisterRecord, type RecordItem } from './record.ts';
+import type { RecordItem } from './record.ts';
 import { collectMarks, type WipoMark, type WipoParty } from './wipo-collect.ts';
 import {
   checkMark,
-  currentApplicant,
-  goodsOf,
-  niceClasses,
+  officeMarkRecord,
   partyCountry,
   partyName,
   rawParty,
   sortedDates,
   st3,
-  statusLive,
-  statusWord,
   wipoDate,
 } from './wipo-common.ts';
 import { readXml } from './xml-driver.ts';
@@ -80,33 +76,11 @@ function euipoPayload(mark: WipoMark, number: string, classes: number[]) {
 export function mapEuipoMark(mark: WipoMark, file: string): RecordItem {
   const check = checkMark(mark, file, { number: mark.applicationNumber });
   if ('item' in check) return check.item;
-  const { number, externalId, markText, filed, registered, expires } = check.checked;
-  const owner = currentApplicant(mark.applicants);
-  const classes = niceClasses(mark.classes);
-  const { goods, unclassified } = goodsOf(mark, classes);
-  const rawPayload = {
-    ...euipoPayload(mark, number, classes),
-    ...(unclassified.length > 0 ? { unclassifiedGoods: unclassified } : {}),
-  };
-  const result = parseRegisterRecord(
-    {
-      externalId,
-      markText,
-      ownerName: owner === null ? null : partyName(owner),
-      ownerCountryCode: owner === null ? null : partyCountry(owner),
-      jurisdiction: 'EM',
-      filedAt: filed,
-      registeredAt: registered,
-      expiresAt: expires,
-      publishedAt: applicationPublished(mark),
-      status: statusWord('EM', mark.statusCode),
-      live: statusLive('EM', mark.statusCode),
-      classes,
-      logoUrl: null,
-      goods,
-    },
-    rawPayload,
-  );
+  const { owner, result } = officeMarkRecord(mark, check.checked, {
+    jurisdiction: 'EM',
+    payload: (classes) => euipoPayload(mark, check.checked.number, classes),
+    publishedAt: applicationPublished(mark),
+  });
   const { line } = mark;
   if (!result.ok) return { file, line, error: result.error };
   const ownerKey = owner === null ? mark.applicantKeys[0]?.trim() : undefined;

@@ -1,6 +1,5 @@
 import { liveOfStatusWord } from './liveness.ts';
-import type { RecordItem } from './record.ts';
-import { toIsoInstant } from './record.ts';
+import { parseRegisterRecord, type RecordItem, toIsoInstant } from './record.ts';
 import { usptoStatus } from './uspto-status.ts';
 import { niceClass, usptoSt13 } from './uspto-xml.ts';
 import type { ClassGoods, WipoMark, WipoParty } from './wipo-collect.ts';
@@ -265,3 +264,47 @@ export const rawParty = (party: WipoParty) => ({
   nationality: st3(party.nationality),
   incorporation: st3(party.incorporation),
 });
+
+/**
+ * A mark of an office's own files (EUIPO, CIPO) that passed checkMark, as the record the mirror
+ * keeps: its current applicant, classes and goods (goods of no class kept in the raw payload),
+ * status and live-or-dead by the office's codes. `payload`: the office's raw payload for the
+ * classes read; `publishedAt`: the publication that opposition runs from, by the office's rule.
+ */
+export function officeMarkRecord(
+  mark: WipoMark,
+  checked: CheckedMark,
+  office: {
+    jurisdiction: 'EM' | 'CA';
+    payload: (classes: number[]) => object;
+    publishedAt: string | null;
+  },
+) {
+  const owner = currentApplicant(mark.applicants);
+  const classes = niceClasses(mark.classes);
+  const { goods, unclassified } = goodsOf(mark, classes);
+  const rawPayload = {
+    ...office.payload(classes),
+    ...(unclassified.length > 0 ? { unclassifiedGoods: unclassified } : {}),
+  };
+  const result = parseRegisterRecord(
+    {
+      externalId: checked.externalId,
+      markText: checked.markText,
+      ownerName: owner === null ? null : partyName(owner),
+      ownerCountryCode: owner === null ? null : partyCountry(owner),
+      jurisdiction: office.jurisdiction,
+      filedAt: checked.filed,
+      registeredAt: checked.registered,
+      expiresAt: checked.expires,
+      publishedAt: office.publishedAt,
+      status: statusWord(office.jurisdiction, mark.statusCode),
+      live: statusLive(office.jurisdiction, mark.statusCode),
+      classes,
+      logoUrl: null,
+      goods,
+    },
+    rawPayload,
+  );
+  return { owner, result };
+}
