@@ -109,8 +109,8 @@ export const contraction: MatchRule<ContractionReason> = {
       // as the shorter (the brand's contractions are the keys sent for it).
       const first = m.folded[0] ?? '';
       words = m.folded.length;
-      if (words < 2 || words > MAX_MARK_WORDS || first.length >= b.length) return null;
-      if (!comparableWord(first, analyzeMark(m.words[0] ?? '').plainCompact)) return null;
+      if (words < 2 || words > MAX_MARK_WORDS) return null;
+      if (first.length < CONTRACTION_MIN_SHORTER || first.length >= b.length) return null;
       c = first;
     }
     const brandLonger = b.length > c.length;
@@ -127,6 +127,8 @@ export const contraction: MatchRule<ContractionReason> = {
     // Followed by other words, only letters dropped from inside: a brand's beginning as the first
     // word of a longer mark is as often another name (NAVIR GREEN FACTOR for NAVIREC).
     if (at < 0 || (words > 1 && at === shorter.length)) return null;
+    // The first word of a longer mark, checked as written only now: analysing it costs more.
+    if (words > 1 && !comparableWord(c, analyzeMark(m.words[0] ?? '').plainCompact)) return null;
     const dropped = read.slice(at, at + read.length - shorter.length);
     // The letters left out are quoted: they must be letters the brand writes so.
     if (!longer.includes(dropped)) return null;

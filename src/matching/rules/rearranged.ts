@@ -34,10 +34,12 @@ export const rearranged: MatchRule<RearrangedReason> = {
   kind: 'rearranged',
   score: 0.4,
   detect(p, m) {
-    const key = brandKey(p);
     const c = m.compact;
-    if (key === null || m.folded.length !== 1 || m.plainCompact !== c) return null;
-    if (c.length > ANAGRAM_MAX_LENGTH || anagramKey(c) !== key) return null;
+    if (m.folded.length !== 1 || c.length !== p.brand.compact.length || m.plainCompact !== c) {
+      return null;
+    }
+    const key = brandKey(p);
+    if (key === null || c.length > ANAGRAM_MAX_LENGTH || anagramKey(c) !== key) return null;
     if (FOLDED_COMMON_WORDS.has(c) || isWord(c)) return null;
     const b = p.brand.compact;
     const distance = damerauLevenshtein(b, c, MAX_DISTANCE + 1);
