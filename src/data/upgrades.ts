@@ -22,7 +22,10 @@ const BATCH = 2_000;
  * Scans may run while it works: version 6 removed keys that no rule reads (anchors of word pairs
  * and whole marks, skeletons of common words) and added only what two new rules read (the spoken
  * form of a mark with a digit, compound keys), so a mark not yet re-keyed is found by every rule
- * but `digits_as_words` and `compound`.
+ * but `digits_as_words` and `compound`. Version 7 only added keys (contraction and anagram keys of
+ * one-word marks, shape keys of 11-letter ones, sound codes of NIX): a mark of version 6 is found by
+ * every rule but `contraction` and `rearranged` (and `same_shape` or `phonetic`, for an 11-letter
+ * mark or a 3-letter one with an X).
  */
 export async function rekeyStoredMarks(
   db: Db,

@@ -8,7 +8,7 @@ import {
   TRAILING_COMPANY_WORDS,
 } from './common-words.ts';
 import { metaphoneCodes, phoneticSkeleton } from './similarity.ts';
-import { wordBoundaries } from './vocabulary.ts';
+import { isWord, wordBoundaries } from './vocabulary.ts';
 
 /** Trade mark symbols, dropped (NFKD would otherwise turn ™ into the letters TM). */
 const MARK_SYMBOLS = /[\u2122\u00AE\u00A9\u2120\u2117]/g;
@@ -522,13 +522,13 @@ export function addNearFormAnchorKeys(run: string, out: Set<string>): void {
 }
 
 /**
- * The `same_shape` rule (decide.ts) compares one-word names of 6 to 9 letters that share their
+ * The `same_shape` rule (decide.ts) compares one-word names of 6 to 10 letters that share their
  * beginning, their ending and their rhythm (the number of vowel groups): OMEPRAL / OMERAN,
- * EVONISE / EVARISE. A one-word mark of 5 to 10 letters stores two shape keys: its first 3 letters,
+ * EVONISE / EVARISE. A one-word mark of 5 to 11 letters stores two shape keys: its first 3 letters,
  * and its first 2 with its last 3, each with its vowel groups and its length.
  */
 export const SHAPE_MIN_LENGTH = 6;
-export const SHAPE_MAX_LENGTH = 9;
+export const SHAPE_MAX_LENGTH = 10;
 const LETTERS_ONLY = /^[A-Z]+$/;
 
 export function vowelGroups(word: string): number {
@@ -545,6 +545,48 @@ export function shapeKeys(word: string, length = word.length): string[] {
     `^${word.slice(0, 3)}${v}:${length}`,
     `^${word.slice(0, 2)}|${word.slice(-3)}${v}:${length}`,
   ];
+}
+
+/**
+ * The `contraction` rule (rules/contraction.ts) compares one-word names where the shorter is the
+ * longer without a run of 2 to 4 letters inside it (COMMCASH / COMMUNICASH): both keep the
+ * longer's first 3 and last 2 letters. A one-word mark of 7 to 20 letters that is no English or
+ * common word (the rule takes none) stores its contraction key: those letters and its length. A watch shorter than the record sends the key
+ * of each length its contractions can have; a longer watch sends its contractions themselves.
+ */
+export const CONTRACTION_KEY = '=';
+export const CONTRACTION_MIN_SHORTER = 5;
+export const CONTRACTION_MIN_RUN = 2;
+export const CONTRACTION_MAX_RUN = 4;
+export const CONTRACTION_MAX_LONGER = 20;
+
+/** The contraction key of a one-word text of letters, as if it had `length` letters. */
+export function contractionKey(word: string, length = word.length): string | null {
+  if (
+    !LETTERS_ONLY.test(word) ||
+    length < CONTRACTION_MIN_SHORTER + CONTRACTION_MIN_RUN ||
+    length > CONTRACTION_MAX_LONGER
+  ) {
+    return null;
+  }
+  return `${CONTRACTION_KEY}${word.slice(0, 3)}|${word.slice(-2)}:${length}`;
+}
+
+/**
+ * The `rearranged` rule (rules/rearranged.ts) compares one-word names of 5 to 12 letters written
+ * with the same letters in another order (SQUIRT / QUIRST). Such a mark, when it is no English or
+ * common word (the rule takes none), stores its letters in alphabetical order as its anagram key;
+ * the watch sends its own.
+ */
+export const ANAGRAM_KEY = '#';
+export const ANAGRAM_MIN_LENGTH = 5;
+export const ANAGRAM_MAX_LENGTH = 12;
+
+/** The anagram key of a one-word text of letters, or null. */
+export function anagramKey(word: string): string | null {
+  if (!LETTERS_ONLY.test(word) || word.length < ANAGRAM_MIN_LENGTH) return null;
+  if (word.length > ANAGRAM_MAX_LENGTH) return null;
+  return ANAGRAM_KEY + [...word].sort().join('');
 }
 
 /**
@@ -568,10 +610,13 @@ export function markRuns(a: MarkAnalysis): string[] {
  * needs, so a version 3 search finds them all. Version 6 dropped keys from 5 (anchors of runs
  * that are not words and cannot be a near form, skeletons of common words) and added the spoken
  * form of a mark with a digit and the compound keys, which only the `digits_as_words` and
- * `compound` rules read. The stored marks are re-keyed after the migrations (rekeyStoredMarks in
- * src/data/upgrades.ts).
+ * `compound` rules read. Version 7 added, for a one-word mark, its contraction key (7-20 letters)
+ * and its anagram key (5-12 letters), the shape keys of an 11-letter one and the sound codes of a
+ * 3-letter mark with an X said as two sounds (NIX), which only the `contraction`, `rearranged`,
+ * `same_shape` and `phonetic` rules read. The stored marks are re-keyed after the
+ * migrations (rekeyStoredMarks in src/data/upgrades.ts).
  */
-export const MATCH_KEYS_VERSION = 6;
+export const MATCH_KEYS_VERSION = 7;
 
 /** Keys stored per register record (columns norm_text, compact_text, tokens, sound_codes). */
 export interface MatchKeys {
@@ -600,6 +645,18 @@ export interface MatchKeys {
 
 /** Shortest phonetic text (letters) for the `phonetic` rule (decide.ts). */
 export const PHONETIC_MIN_LENGTH = 4;
+
+/**
+ * Is a whole mark's text of letters long enough to be compared by sound: 4 letters, or 3 whose
+ * X is said as two sounds (NIX said as NICKS: its spelling skeleton has 4 letters).
+ */
+export function soundedWhole(letters: string): boolean {
+  if (letters.length >= PHONETIC_MIN_LENGTH) return true;
+  return (
+    letters.length === PHONETIC_MIN_LENGTH - 1 &&
+    phoneticSkeleton(letters).length >= PHONETIC_MIN_LENGTH
+  );
+}
 
 /**
  * Double Metaphone codes of a whole mark (its letters without spaces) and of its spelling
@@ -642,7 +699,16 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
     const prefix = SPLIT_PREFIXES[splitFound[2 * i] as number] as string;
     t.add(affixStem(compact, prefix, SPLIT_SUFFIXES[splitFound[2 * i + 1] as number] as string));
   }
-  if (n === 1) for (const k of shapeKeys(compact)) t.add(k);
+  if (n === 1) {
+    for (const k of shapeKeys(compact)) t.add(k);
+    // The contraction and anagram rules never take a mark that is an English or common word.
+    if (!FOLDED_COMMON_WORDS.has(compact) && !isWord(compact)) {
+      const contraction = contractionKey(compact);
+      if (contraction !== null) t.add(contraction);
+      const anagram = anagramKey(compact);
+      if (anagram !== null) t.add(anagram);
+    }
+  }
   // markRuns: the words with all their anchors, then the pairs and the compact text with those of
   // near forms. A run met again (a pair that is also a word, the compact text of one or two words)
   // adds nothing new, so the deduplication of markRuns is left out.
@@ -672,7 +738,7 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
       }
     }
   }
-  const codes = a.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(a.letters) : [];
+  const codes = soundedWhole(a.letters) ? wholeMarkPhoneticCodes(a.letters) : [];
   for (let i = 0; i < n; i++) {
     const word = folded[i] as string;
     const splits = findCompoundSplits(word);

@@ -24,6 +24,7 @@ import {
   SHORT_PART_MAX,
   SUFFIX_ANCHOR,
   shapeKeys,
+  soundedWhole,
   spokenDigits,
   wholeMarkPhoneticCodes,
 } from './normalize.ts';
@@ -105,6 +106,11 @@ export interface BrandParts {
   saidFirst: string;
   saidSecond: string;
   swappedCodes: readonly string[];
+  /**
+   * The parts share the letter where they meet (LIVIN[G]REEN read as LIVING + GREEN): the brand
+   * writes one letter for the end of one word and the start of the next.
+   */
+  overlap: boolean;
 }
 
 export interface RecordInput extends CoverageRecord {
@@ -287,7 +293,7 @@ export function prepareWatchSides(
     anchors,
     anchorSize,
     skeleton: phoneticSkeleton(brand.letters),
-    codes: brand.letters.length >= PHONETIC_MIN_LENGTH ? wholeMarkPhoneticCodes(brand.letters) : [],
+    codes: soundedWhole(brand.letters) ? wholeMarkPhoneticCodes(brand.letters) : [],
     trigramSet: trigrams(brand.compact),
     search: {
       compact: '',
@@ -379,22 +385,30 @@ function initialsOf(
     : null;
 }
 
-/** Readings of a one-word brand of letters as two parts of PART_MIN+ (PreparedWatch.parts). */
+/** Shortest part of a reading whose two parts share the letter where they meet (LIVINGREEN). */
+export const OVERLAP_PART_MIN = 4;
+
+/**
+ * Readings of a one-word brand of letters as two parts of PART_MIN+ (PreparedWatch.parts), and as
+ * two parts of OVERLAP_PART_MIN+ sharing the letter where they meet (LIVING + GREEN of LIVINGREEN).
+ */
 function brandParts(brand: MarkAnalysis): BrandParts[] {
   const parts: BrandParts[] = [];
-  if (brand.folded.length === 1 && brand.letters === brand.compact) {
-    const b = brand.compact;
-    for (let k = PART_MIN; k + PART_MIN <= b.length; k++) {
-      const first = b.slice(0, k);
-      const second = b.slice(k);
-      parts.push({
-        first,
-        second,
-        saidFirst: saidAs(first),
-        saidSecond: saidAs(second),
-        swappedCodes: wholeMarkPhoneticCodes(second + first),
-      });
-    }
+  if (brand.folded.length !== 1 || brand.letters !== brand.compact) return parts;
+  const b = brand.compact;
+  const reading = (first: string, second: string, overlap: boolean): BrandParts => ({
+    first,
+    second,
+    saidFirst: saidAs(first),
+    saidSecond: saidAs(second),
+    swappedCodes: wholeMarkPhoneticCodes(second + first),
+    overlap,
+  });
+  for (let k = PART_MIN; k + PART_MIN <= b.length; k++) {
+    parts.push(reading(b.slice(0, k), b.slice(k), false));
+  }
+  for (let k = OVERLAP_PART_MIN - 1; k + OVERLAP_PART_MIN <= b.length; k++) {
+    parts.push(reading(b.slice(0, k + 1), b.slice(k), true));
   }
   return parts;
 }

@@ -461,6 +461,40 @@ describe('re-keying the stored marks to a new match keys version', () => {
   });
 });
 
+describe('match keys version 7: a mirror keyed by version 6 gets the new shape keys', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  it('gives one-word marks their contraction and anagram keys, and leaves change_seq alone', async () => {
+    const { db } = database;
+    await importRecords(db, [makeRecord({ markText: 'COMMUNICASH' })]);
+    // As version 6 keyed it: without the contraction key (=) and the anagram key (#).
+    await db.query(
+      `UPDATE marks SET tokens = ARRAY(SELECT t FROM unnest(tokens) t
+                                        WHERE left(t, 1) NOT IN ('=', '#'))`,
+    );
+    await db.query('UPDATE match_keys_state SET version = 6, rekeyed_through = NULL');
+    const read = async () =>
+      (
+        await db.query<{ tokens: string[]; seq: string }>(
+          'SELECT tokens, change_seq::text AS seq FROM marks',
+        )
+      )[0];
+    const before = await read();
+    assert.ok(!before?.tokens.includes('=COM|SH:11'));
+
+    await rekeyStoredMarks(db);
+
+    const after = await read();
+    assert.ok(after?.tokens.includes('=COM|SH:11'), `tokens: ${after?.tokens.join(',')}`);
+    assert.ok(after?.tokens.includes('#ACCHIMMNOSU'), 'and its letters in alphabetical order');
+    assert.equal(after?.seq, before?.seq, 'the record did not change: no re-scan of old marks');
+  });
+});
+
 describe('migrations: 017 builds the same alert JSON as before, faster', () => {
   let database: TestDatabase;
   before(async () => {

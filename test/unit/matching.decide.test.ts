@@ -93,6 +93,9 @@ const MUST_MATCH: Row[] = [
   ['BRIGHTLOOM', 'BRIGHTLOOMHUB', 'affix'],
   ['NIKES', 'NIKE', 'affix'],
   ['THE NORTH FACE', 'NORTH FACE', 'affix'],
+
+  ['ABC', 'ABD', 'letter_changed'],
+  ['IBM', 'IBN', 'letter_changed'],
 ];
 
 /** [watched brand, register mark]: the text alone must not be a conflict. */
@@ -112,8 +115,8 @@ const MUST_NOT_MATCH: [string, string, string][] = [
   ['MYSPACE', 'SPACE', 'brand minus an affix is a common word'],
   ['EBAY', 'BAY', 'brand minus an affix is three letters'],
   ['ACE', 'ACER', 'three-letter brand takes only a plural'],
-  ['ABC', 'ABD', 'three letters: exact only'],
-  ['IBM', 'IBN', 'three letters: exact only'],
+  ['ABC', 'XBD', 'three letters: two of them changed'],
+  ['SUN', 'SUP', 'three letters that are words, not initials'],
   ['HP', 'HQ', 'two letters'],
   ['LG', 'PAINT BY LG STUDIO', 'a two-letter brand inside a phrase of four words or more'],
   ['MYCAN', 'MIKON', 'vowel shift in a short mark'],

@@ -174,9 +174,11 @@ describe('matchKeys', () => {
     assert.ok(k.tokens.includes(`%${phoneticSkeleton('KESTRELSHOP')}`), 'the two words together');
     assert.ok(!k.tokens.includes(`%${phoneticSkeleton('SHOP')}`));
   });
-  it('stores sound codes only from the phonetic rule’s 4 letters', () => {
-    assert.deepEqual(matchKeys('AXE').soundCodes, []);
+  it('stores sound codes only from the phonetic rule’s 4 letters, or 3 with an X said as two', () => {
+    assert.deepEqual(matchKeys('ACE').soundCodes, []);
+    assert.deepEqual(matchKeys('XAN').soundCodes, []); // an X that begins a word is one sound, S
     assert.ok(matchKeys('AXES').soundCodes.length > 0);
+    assert.ok(matchKeys('NIX').soundCodes.length > 0); // said NIKS, as NICKS
   });
   it('adds affix stems', () => {
     const k = matchKeys('MY NIKES');

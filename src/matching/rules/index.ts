@@ -6,17 +6,21 @@ import { type CompoundReason, compound } from './compound.ts';
 import { type ConfusableReason, confusable } from './confusable.ts';
 import { type ContainedInBrandReason, containedInBrand } from './contained-in-brand.ts';
 import { type ContainsBrandReason, containsBrand } from './contains-brand.ts';
+import { type ContractionReason, contraction } from './contraction.ts';
 import { type DigitsAsWordsReason, digitsAsWords } from './digits-as-words.ts';
 import { type EditDistanceReason, editDistance } from './edit-distance.ts';
 import { type ExactReason, exact } from './exact.ts';
 import { type FusedReason, fused } from './fused.ts';
+import { type LetterChangedReason, letterChanged } from './letter-changed.ts';
 import { type NearInsideReason, nearInside } from './near-inside.ts';
 import { type NormalizedReason, normalized } from './normalized.ts';
 import { type PartsSwappedReason, partsSwapped } from './parts-swapped.ts';
 import { type PhoneticReason, phonetic } from './phonetic.ts';
+import { type RearrangedReason, rearranged } from './rearranged.ts';
 import { type ReorderedReason, reordered } from './reordered.ts';
 import type { MatchRule } from './rule.ts';
 import { type SameShapeReason, sameShape } from './same-shape.ts';
+import { type SharedNumberReason, sharedNumber } from './shared-number.ts';
 import { type SharedWordReason, sharedWord } from './shared-word.ts';
 
 /** A finding of a text rule. */
@@ -36,7 +40,11 @@ export type TextReason =
   | SharedWordReason
   | NearInsideReason
   | FusedReason
-  | CompoundReason;
+  | CompoundReason
+  | ContractionReason
+  | LetterChangedReason
+  | SharedNumberReason
+  | RearrangedReason;
 export type TextReasonKind = TextReason['kind'];
 
 export const RULES: readonly MatchRule<TextReason>[] = [
@@ -56,6 +64,10 @@ export const RULES: readonly MatchRule<TextReason>[] = [
   nearInside,
   fused,
   compound,
+  contraction,
+  letterChanged,
+  sharedNumber,
+  rearranged,
 ];
 
 const BY_KIND: ReadonlyMap<string, MatchRule<TextReason>> = new Map(RULES.map((r) => [r.kind, r]));

@@ -11,6 +11,8 @@ export type PartsSwappedReason = {
   /** The one-word brand's two parts in its order (TIGHT, VAC), and the mark's (VAC, TITE). */
   parts: [string, string];
   markParts: [string, string];
+  /** The brand's parts share the letter where they meet (LIVING + GREEN of LIVINGREEN). */
+  overlap: boolean;
 };
 
 /** A swapped mark is about as long as the brand (TIGHTVAC / VACTITE): more apart is no swap. */
@@ -47,6 +49,7 @@ export const partsSwapped: MatchRule<PartsSwappedReason> = {
           detail: `The mark is the brand's two parts in the other order: ${x} ${y} for ${part.first} ${part.second}.`,
           parts: [part.first, part.second],
           markParts: [x, y],
+          overlap: part.overlap,
         };
       }
     }
@@ -60,7 +63,14 @@ export const partsSwapped: MatchRule<PartsSwappedReason> = {
     "The mark is the watched brand's two parts in the other order: ",
     lit(r.markParts.join(' ')),
     ' for ',
-    lit(r.parts.join(' ')),
+    ...(r.overlap
+      ? [
+          lit(r.parts[0]),
+          ' and ',
+          lit(r.parts[1]),
+          `, which the brand writes with one ${r.parts[1][0]} where they meet`,
+        ]
+      : [lit(r.parts.join(' '))]),
     r.markParts[0] === r.parts[1] && r.markParts[1] === r.parts[0]
       ? '.'
       : ', each written or pronounced alike.',

@@ -1,8 +1,9 @@
 // `phonetic`: the mark sounds like the brand: one Double Metaphone code and the same spelling
-// skeleton (a vowel shift tolerated in long marks), or so in the plural (SEYCOS for SEIKO).
+// skeleton (a vowel shift tolerated in long marks), or so in the plural (SEYCOS for SEIKO). From 4
+// letters, or 3 whose X is said as two sounds (NIX / NICKS).
 // Retrieved by the sound codes.
 import { respellingsBetween } from '../explain.ts';
-import { PHONETIC_MIN_LENGTH, wholeMarkPhoneticCodes } from '../normalize.ts';
+import { PHONETIC_MIN_LENGTH, soundedWhole, wholeMarkPhoneticCodes } from '../normalize.ts';
 import { type PreparedWatch, skeletonEditsAllowed } from '../prepare.ts';
 import { damerauLevenshtein, phoneticSkeleton } from '../similarity.ts';
 import { type EvidencePiece, lit, type MatchRule } from './rule.ts';
@@ -41,7 +42,7 @@ export const phonetic: MatchRule<PhoneticReason> = {
   kind: 'phonetic',
   score: 0.8,
   detect(p, m) {
-    if (p.codes.length === 0 || m.letters.length < PHONETIC_MIN_LENGTH) return null;
+    if (p.codes.length === 0 || !soundedWhole(m.letters)) return null;
     const same = soundsAlike(p, m.letters);
     if (same !== null) return same;
     // The plural of a sound-alike (SEYCOS for SEIKO): the mark without its final S sounds the same.

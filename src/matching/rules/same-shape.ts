@@ -1,8 +1,10 @@
-// `same_shape`: two one-word names of 6 to 9 letters, at most two edits apart, that begin alike
+// `same_shape`: two one-word names of 6 to 10 letters, at most two edits apart, that begin alike
 // (3 letters, or 2 and the same last 3) and have as many vowel groups: the pattern of confusable
 // drug names (OMEPRAL / OMERAN, VAGISIL / VAGISAN, EVONISE / EVARISE). Below 8 letters the edit rule
-// allows one edit only; these pairs are two apart. Not for common words. Retrieved by the shape
-// keys (normalize.ts, shapeKeys).
+// allows one edit only; these pairs are two apart. From 8 letters, three edits when the names share
+// their first 3 letters and their last 3: two names of a drug's length with the same beginning and
+// ending and a few letters changed between them. Not for common words. Retrieved by the shape keys
+// (normalize.ts, shapeKeys).
 import { FOLDED_COMMON_WORDS, vowelGroups } from '../normalize.ts';
 import { damerauLevenshtein } from '../similarity.ts';
 import { type MatchRule, spellings } from './rule.ts';
@@ -17,6 +19,9 @@ export type SameShapeReason = {
   distance: number;
   syllables: number;
 };
+
+/** From this length (the brand's), names with the same first and last 3 letters may be 3 apart. */
+const LONG_SHAPE = 8;
 
 export const sameShape: MatchRule<SameShapeReason> = {
   kind: 'same_shape',
@@ -36,8 +41,9 @@ export const sameShape: MatchRule<SameShapeReason> = {
       suf++;
     }
     if (!(pre >= 3 || (pre >= 2 && suf >= 3))) return null;
-    const distance = damerauLevenshtein(b, c, 2);
-    if (distance === 0 || distance > 2) return null;
+    const most = b.length >= LONG_SHAPE && pre >= 3 && suf >= 3 ? 3 : 2;
+    const distance = damerauLevenshtein(b, c, most);
+    if (distance === 0 || distance > most) return null;
     const prefix = b.slice(0, pre);
     const suffix = suf > 0 ? b.slice(b.length - suf) : '';
     return {
@@ -53,9 +59,9 @@ export const sameShape: MatchRule<SameShapeReason> = {
   keys(p, out) {
     for (const k of p.shapeKeys) out.tokens.add(k);
   },
-  severity: () => [
+  severity: (r) => [
     1,
-    'the names share their beginning, ending and rhythm, as confusable drug names do, but differ in two letters',
+    `the names share their beginning, ending and rhythm, as confusable drug names do, but differ in ${r.distance === 3 ? 'three' : 'two'} letters`,
   ],
   evidence(r, c) {
     const s = spellings(r.texts, [c.p.brand.plainCompact, c.m.plainCompact]);
