@@ -148,17 +148,20 @@ export async function queryCandidates(
   // Territory prefilter; the pure module still decides coverage exactly (coverage.ts).
   const filter = classAndTerritoryKeys(watch);
   const params: unknown[] = [range.fromSeq, range.toSeq, filter.classes, filter.coverage];
+  // One SELECT per kind of key, not an OR of them: PostgreSQL would take the class and territory
+  // conditions common to both arms out of the OR, search the index by those alone and test the
+  // keys on every row of those classes and territories.
   const keyed = (condition: string) =>
-    `(${condition} AND k.class_keys && $3::int[] AND k.coverage_keys && $4::text[])`;
+    `SELECT k.id FROM mark_keys k
+      WHERE ${condition} AND k.class_keys && $3::int[] AND k.coverage_keys && $4::text[]`;
   // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts;
   // its words and runs, so the one-edit texts find near forms inside it too.
   params.push(watchTokens(watch));
-  const branches = [keyed(`k.tokens && $${params.length}::text[]`)];
+  const found = [keyed(`k.tokens && $${params.length}::text[]`)];
   if (keys.phonetic.length > 0) {
     params.push(keys.phonetic);
-    branches.push(keyed(`k.sound_codes && $${params.length}::text[]`));
+    found.push(keyed(`k.sound_codes && $${params.length}::text[]`));
   }
-  const found = [`SELECT k.id FROM mark_keys k WHERE ${branches.join('\n OR ')}`];
   if (keys.useTrigram) {
     // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
     params.push(keys.compact);
