@@ -55,12 +55,16 @@ BEGIN
 END $$;
 
 -- The service deletes marks only when an office deletes them (deleteMarks); an operator or a
--- test may too.
-CREATE FUNCTION mark_keys_forget() RETURNS trigger LANGUAGE plpgsql AS $$
+-- test may too. One trigger takes both of a deleted mark's rows, its keys and its band (replacing
+-- 016's trigger for the band alone).
+DROP TRIGGER marks_forget_band ON marks;
+DROP FUNCTION mark_band_forget();
+CREATE FUNCTION mark_rows_forget() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM mark_keys k USING old_marks o WHERE k.id = o.id;
+  DELETE FROM mark_band b USING old_marks o WHERE b.id = o.id;
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER marks_forget_keys AFTER DELETE ON marks
-  REFERENCING OLD TABLE AS old_marks FOR EACH STATEMENT EXECUTE FUNCTION mark_keys_forget();
+CREATE TRIGGER marks_forget_rows AFTER DELETE ON marks
+  REFERENCING OLD TABLE AS old_marks FOR EACH STATEMENT EXECUTE FUNCTION mark_rows_forget();
