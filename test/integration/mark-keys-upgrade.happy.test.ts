@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { mulberry32 } from '../../bench/lib/random.ts';
 import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/variants.ts';
 import { listMigrations } from '../../src/data/migrate.ts';
+import { finishInitialLoad, initialLoadPending } from '../../src/data/repositories/initial-load.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
 import {
   buildCandidateIndex,
@@ -159,5 +160,48 @@ describe('migration 035: a mirror stored before it keeps its candidates', () => 
       toSeq: await highestChangeSeq(db),
     });
     assert.ok(found.some((r) => r.markText === 'BRIO' && r.jurisdiction === 'US'));
+  });
+});
+
+describe('migration 035 during an initial load', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('leaves the load to build the new index with the others, and none of the dropped ones', async () => {
+    const { db } = database;
+    const before035 = listMigrations().filter((m) => m.version < '035');
+    for (const migration of before035) await db.exec(migration.sql);
+    await db.query(
+      'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const migration of before035) {
+      await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+    }
+    // What beginInitialLoad did before 035: the GIN indexes of marks and mark_band noted, dropped.
+    const gin = `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+                   FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+                   JOIN pg_am am ON am.oid = c.relam
+                  WHERE am.amname = 'gin' ORDER BY c.relname`;
+    const dropped = await db.query<{ name: string; definition: string }>(gin);
+    await db.query('INSERT INTO mirror_initial_load (index_definitions) VALUES ($1::text[])', [
+      dropped.map((d) => d.definition),
+    ]);
+    for (const d of dropped) await db.exec(`DROP INDEX ${d.name}`);
+    await insertMarksBefore035(db, [makeRecord({ markText: 'BRIO', classes: [5] })]);
+
+    await migrateDatabase(db);
+    assert.deepEqual(await db.query(gin), [], 'still no candidate index while the load runs');
+    await finishInitialLoad(db);
+
+    const built = (await db.query<{ name: string }>(gin)).map((r) => r.name);
+    const expected = [
+      ...dropped.map((d) => d.name).filter((n) => !/^marks_(tokens|sound)_idx$/.test(n)),
+      'mark_keys_idx',
+    ].sort();
+    assert.deepEqual(built, expected);
+    assert.ok(!(await initialLoadPending(db)));
   });
 });
