@@ -477,14 +477,14 @@ describe('match keys version 7: a mirror keyed by version 6 gets the new shape k
     await importRecords(db, [makeRecord({ markText: 'COMMUNICASH' })]);
     // As version 6 keyed it: without the contraction key (=) and the anagram key (#).
     await db.query(
-      `UPDATE marks SET tokens = ARRAY(SELECT t FROM unnest(tokens) t
-                                        WHERE left(t, 1) NOT IN ('=', '#'))`,
+      `UPDATE mark_keys SET tokens = ARRAY(SELECT t FROM unnest(tokens) t
+                                            WHERE left(t, 1) NOT IN ('=', '#'))`,
     );
     await db.query('UPDATE match_keys_state SET version = 6, rekeyed_through = NULL');
     const read = async () =>
       (
         await db.query<{ tokens: string[]; seq: string }>(
-          'SELECT tokens, change_seq::text AS seq FROM marks',
+          'SELECT k.tokens, m.change_seq::text AS seq FROM marks m JOIN mark_keys k ON k.id = m.id',
         )
       )[0];
     const before = await read();
