@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { mulberry32 } from '../../bench/lib/random.ts';
 import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/variants.ts';
+import type { Db } from '../../src/data/db.ts';
 import { listMigrations } from '../../src/data/migrate.ts';
 import { finishInitialLoad, initialLoadPending } from '../../src/data/repositories/initial-load.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
@@ -70,6 +71,18 @@ function registerRecords() {
 
 const sorted = (ids: Iterable<number>) => [...ids].map(Number).sort((a, b) => a - b);
 
+/** The schema as the migrations before 035 left it, recorded as applied. */
+async function migrateBefore035(db: Db): Promise<void> {
+  const before035 = listMigrations().filter((m) => m.version < '035');
+  for (const migration of before035) await db.exec(migration.sql);
+  await db.query(
+    'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  for (const migration of before035) {
+    await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+  }
+}
+
 describe('migration 035: a mirror stored before it keeps its candidates', () => {
   let database: TestDatabase;
   before(async () => {
@@ -79,14 +92,7 @@ describe('migration 035: a mirror stored before it keeps its candidates', () => 
 
   it('moves every mark’s keys, and every watch finds the same records after the upgrade', async () => {
     const { db } = database;
-    const before035 = listMigrations().filter((m) => m.version < '035');
-    for (const migration of before035) await db.exec(migration.sql);
-    await db.query(
-      'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (const migration of before035) {
-      await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
-    }
+    await migrateBefore035(db);
     // Keyed by the current version: the re-key after the migrations has nothing to do, so the keys
     // found afterwards are those the migration moved.
     await db.query('UPDATE match_keys_state SET version = $1, rekeyed_through = NULL', [
@@ -172,14 +178,7 @@ describe('migration 035 during an initial load', () => {
 
   it('leaves the load to build the new index with the others, and none of the dropped ones', async () => {
     const { db } = database;
-    const before035 = listMigrations().filter((m) => m.version < '035');
-    for (const migration of before035) await db.exec(migration.sql);
-    await db.query(
-      'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (const migration of before035) {
-      await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
-    }
+    await migrateBefore035(db);
     // What beginInitialLoad did before 035: the GIN indexes of marks and mark_band noted, dropped.
     const gin = `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
                    FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
