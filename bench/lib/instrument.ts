@@ -23,7 +23,7 @@ export type WatchTiming = {
   candidateParams: readonly unknown[];
 };
 
-const CANDIDATE_QUERY = /FROM marks m\s+WHERE[\s\S]*classes &&/;
+const CANDIDATE_QUERY = /FROM marks m\s+WHERE[\s\S]*class_keys &&/;
 const LEASE_CHECK = /SELECT lease_owner\b[^;]*FROM watches WHERE id = \$1 FOR UPDATE/;
 /** A scan that found nothing records its run and bookkeeping in one statement (watch id: $2). */
 const EMPTY_SCAN = /^WITH done AS \(\s*UPDATE watches SET/;

@@ -64,10 +64,10 @@ async function rekeyBatch(tx: Queryable, after: number, size: number): Promise<n
     return { id: r.id, markText: r.markText, tokens: k.tokens, soundCodes: k.soundCodes };
   });
   await tx.query(
-    `UPDATE marks m SET tokens = k.tokens, sound_codes = k."soundCodes"
+    `UPDATE mark_keys mk SET tokens = k.tokens, sound_codes = k."soundCodes"
        FROM jsonb_to_recordset($1::text::jsonb)
-            AS k(id bigint, "markText" text, tokens text[], "soundCodes" text[])
-      WHERE m.id = k.id AND m.mark_text = k."markText"`,
+            AS k(id bigint, "markText" text, tokens text[], "soundCodes" text[]), marks m
+      WHERE mk.id = k.id AND m.id = k.id AND m.mark_text = k."markText"`,
     [JSON.stringify(keys)],
   );
   return Number((rows.at(-1) as { id: number }).id);

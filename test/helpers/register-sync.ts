@@ -67,9 +67,9 @@ export const twoDays = async () => ({
 export async function mirrorSnapshot(db: Db) {
   return db.query(
     `SELECT external_id, mark_text, owner_name, owner_country_code, jurisdiction, designations,
-            filed_at, registered_at, status, classes, raw_payload, tokens, sound_codes,
+            filed_at, registered_at, status, classes, raw_payload, k.tokens, k.sound_codes,
             to_char(as_of, 'YYYY-MM-DD') AS as_of
-       FROM marks ORDER BY external_id`,
+       FROM marks m JOIN mark_keys k ON k.id = m.id ORDER BY external_id`,
   );
 }
 

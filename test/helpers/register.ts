@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db, Queryable } from '../../src/data/db.ts';
+import { matchKeys } from '../../src/matching/normalize.ts';
 import { type ImportOptions, importRecordFiles } from '../../src/mirror/import.ts';
 
 let counter = 0;
@@ -71,4 +72,34 @@ export async function bandMismatches(db: Queryable) {
       WHERE (m.compact_text, m.compact_len, m.class_keys, m.coverage_keys)
             IS DISTINCT FROM (b.compact_text, b.compact_len, b.class_keys, b.coverage_keys)`,
   );
+}
+
+/**
+ * The marks whose row of candidate keys (mark_keys) is not what their stored version makes it:
+ * missing, left behind, holding other classes or territory, or other match keys than the current
+ * matching module derives from the mark's text. Empty when in step.
+ */
+export async function keyMismatches(db: Queryable) {
+  const rows = await db.query<{
+    id: string;
+    markText: string | null;
+    inStep: boolean;
+    tokens: string[] | null;
+    soundCodes: string[] | null;
+  }>(
+    `SELECT coalesce(m.id, k.id)::text AS id, m.mark_text AS "markText", k.tokens,
+            k.sound_codes AS "soundCodes",
+            (mark_class_keys(m.classes), mark_coverage_keys(m.jurisdiction, m.designations))
+              IS NOT DISTINCT FROM (k.class_keys, k.coverage_keys) AS "inStep"
+       FROM marks m FULL JOIN mark_keys k ON k.id = m.id`,
+  );
+  return rows
+    .filter((r) => {
+      if (!r.inStep || r.markText === null) return true;
+      const keys = matchKeys(r.markText);
+      return (
+        r.tokens?.join() !== keys.tokens.join() || r.soundCodes?.join() !== keys.soundCodes.join()
+      );
+    })
+    .map((r) => ({ id: r.id }));
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../src/data/db.ts';
 import type { NewAlert, NewHit } from '../../src/data/repositories/alerts.ts';
 import { newId, randomBase62 } from '../../src/domain/ids.ts';
+import { matchKeys } from '../../src/matching/normalize.ts';
 import { MIRROR_SOURCE } from '../../src/register/sources.ts';
 
 // The only rows of the test suite written by hand: everything else is made through the domain
@@ -134,4 +135,51 @@ export async function insertAlertBefore030(db: Db, row: NewHit & NewAlert): Prom
     [row.alertId, row.watchId, row.id, row.severity, row.rationale],
   );
   return row.alertId;
+}
+
+/**
+ * Register records as the importer stored them from migration 028 to 034: the match keys in
+ * marks' own columns, the two-edit band's rows beside them. For the test that upgrades such a
+ * mirror; `records` are what makeRecord makes.
+ */
+export async function insertMarksBefore035(
+  db: Db,
+  records: readonly {
+    externalId: string;
+    markText: string;
+    jurisdiction: string;
+    designations?: string[];
+    classes: number[];
+  }[],
+): Promise<void> {
+  const rows = records.map((r) => {
+    const keys = matchKeys(r.markText);
+    return {
+      ...r,
+      designations: r.designations ?? [],
+      normText: keys.normalized,
+      compact: keys.compact,
+      compactLength: keys.compact.length,
+      tokens: keys.tokens,
+      soundCodes: keys.soundCodes,
+    };
+  });
+  await db.query(
+    `WITH written AS (
+       INSERT INTO marks (source_code, external_id, mark_text, owner_name, owner_country_code,
+                          jurisdiction, designations, filed_at, status, classes, raw_payload,
+                          norm_text, compact_text, compact_len, tokens, sound_codes)
+       SELECT $2, r."externalId", r."markText", NULL, NULL, r.jurisdiction, r.designations,
+              '2026-10-01', 'filed', r.classes, '{}', r."normText", r.compact,
+              r."compactLength", r.tokens, r."soundCodes"
+         FROM jsonb_to_recordset($1::text::jsonb) AS r("externalId" text, "markText" text,
+              jurisdiction text, designations text[], classes int[], "normText" text,
+              compact text, "compactLength" smallint, tokens text[], "soundCodes" text[])
+       RETURNING id, compact_text, compact_len, classes, jurisdiction, designations)
+     INSERT INTO mark_band (id, compact_text, compact_len, class_keys, coverage_keys)
+     SELECT id, compact_text, compact_len, mark_class_keys(classes),
+            mark_coverage_keys(jurisdiction, designations)
+       FROM written WHERE compact_len >= 8`,
+    [JSON.stringify(rows), MIRROR_SOURCE],
+  );
 }

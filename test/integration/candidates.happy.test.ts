@@ -5,11 +5,8 @@ import { mulberry32 } from '../../bench/lib/random.ts';
 import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/variants.ts';
 import type { Db } from '../../src/data/db.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
-import {
-  buildCandidateIndex,
-  type IndexedRecordRow,
-  matchCandidateIndex,
-} from '../../src/matching/candidates.ts';
+import { readChangedKeys } from '../../src/data/repositories/mirror-candidates.ts';
+import { buildCandidateIndex, matchCandidateIndex } from '../../src/matching/candidates.ts';
 import { decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
 import { createRegisterMirror } from '../../src/scan/sources/register-mirror.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -76,10 +73,7 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
   it('returns the same records by both paths, and every record the decision accepts', async () => {
     const mirror = createRegisterMirror();
     const toSeq = await highestChangeSeq(db);
-    const rows = await db.query<IndexedRecordRow>(
-      `SELECT id, tokens, sound_codes AS sound, compact_text AS compact, compact_len AS len,
-              classes, jurisdiction, designations FROM marks`,
-    );
+    const rows = await readChangedKeys(db, { fromSeq: 0, toSeq });
     const index = buildCandidateIndex(rows);
     const idOf = new Map(
       (
@@ -117,10 +111,7 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
   it('a record without classes is a candidate by both paths; one in another class is not', async () => {
     const mirror = createRegisterMirror();
     const toSeq = await highestChangeSeq(db);
-    const rows = await db.query<IndexedRecordRow>(
-      `SELECT id, tokens, sound_codes AS sound, compact_text AS compact, compact_len AS len,
-              classes, jurisdiction, designations FROM marks`,
-    );
+    const rows = await readChangedKeys(db, { fromSeq: 0, toSeq });
     const index = buildCandidateIndex(rows);
     const externalIdOf = new Map(
       (

@@ -10,6 +10,7 @@ import { factories } from '../helpers/factories.ts';
 import {
   bandMismatches,
   importRecords,
+  keyMismatches,
   makeRecord,
   recountedWordCounts,
   storedWordCounts,
@@ -75,6 +76,7 @@ describe('an initial load of the register mirror', () => {
     assert.equal(await loading(), false);
     assert.deepEqual(await storedWordCounts(db), await recountedWordCounts(db));
     assert.deepEqual(await bandMismatches(db), []);
+    assert.deepEqual(await keyMismatches(db), []);
     const watch = await factories(db).makeWatch(principal, { name: 'Northwind' });
     await scanner.scan({ watchIds: [watch.id] });
     const [alert] = await db.query<{ id: string }>(

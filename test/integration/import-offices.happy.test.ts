@@ -10,7 +10,12 @@ import { createScanner } from '../../src/scan/scanner.ts';
 import { freshInstallation, printedObject, tmwatch } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
-import { bandMismatches, recountedWordCounts, storedWordCounts } from '../helpers/register.ts';
+import {
+  bandMismatches,
+  keyMismatches,
+  recountedWordCounts,
+  storedWordCounts,
+} from '../helpers/register.ts';
 import { applicant, applicantFile } from '../helpers/register-fixtures.ts';
 
 // The EUIPO's and CIPO's real files (copies in test/fixtures, provenance there) through the real
@@ -263,6 +268,7 @@ describe('the EUIPO and CIPO records in the mirror', () => {
     assert.equal(ids.length, 4);
     assert.deepEqual(await storedWordCounts(db), await recountedWordCounts(db));
     assert.deepEqual(await bandMismatches(db), []);
+    assert.deepEqual(await keyMismatches(db), []);
     // A deleted mark leaves no as-of date behind: an older file loaded again (a failed one
     // retried) brings its version back (docs/register-formats.md says so).
     const older = await importRecordFiles(db, [EUIPO[4] as string]);

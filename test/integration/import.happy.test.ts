@@ -27,9 +27,11 @@ describe('marks import into the mirror', () => {
 
   const mark = async (externalId: string) =>
     (
-      await db.query<Record<string, unknown>>('SELECT * FROM marks WHERE external_id = $1', [
-        externalId,
-      ])
+      await db.query<Record<string, unknown>>(
+        `SELECT m.*, k.tokens, k.sound_codes
+           FROM marks m LEFT JOIN mark_keys k ON k.id = m.id WHERE m.external_id = $1`,
+        [externalId],
+      )
     )[0];
 
   it('real USPTO case files land with their fields, match keys and the US jurisdiction', async () => {

@@ -177,7 +177,7 @@ describe('migrations: 008 on a database that holds alerts and marks', () => {
     assert.equal(json.hit.publishedAt, null);
     assert.equal(json.hit.opposition, null);
 
-    const [mark] = await db.query<{ tokens: string[] }>('SELECT tokens FROM marks');
+    const [mark] = await db.query<{ tokens: string[] }>('SELECT tokens FROM mark_keys');
     assert.ok(mark?.tokens.includes('<ZEROF'), 'the mirror holds the new anchor keys');
     await assert.rejects(
       db.query(`UPDATE alerts SET severity = NULL WHERE id = $1`, [identical]),
@@ -363,18 +363,21 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '030_alert_origin',
       '031_watch_alert_counts',
       '032_watch_related_classes',
+      '035_mark_keys',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
-      `SELECT tokens, sound_codes AS codes, change_seq::text AS seq FROM marks
-        WHERE external_id = 'US79232184'`,
+      `SELECT k.tokens, k.sound_codes AS codes, m.change_seq::text AS seq
+         FROM marks m JOIN mark_keys k ON k.id = m.id
+        WHERE m.external_id = 'US79232184'`,
     );
     assert.ok(mark?.tokens.includes('TRUEONE'), `tokens: ${mark?.tokens.join(',')}`);
     assert.ok(mark?.tokens.includes('<TRUEO'), 'and the anchors of the spoken form');
     assert.ok(mark?.codes.includes('TRN'), `sound codes: ${mark?.codes.join(',')}`);
     assert.equal(mark?.seq, before, 'the record did not change: no re-scan of old marks');
     const [compound] = await db.query<{ tokens: string[] }>(
-      `SELECT tokens FROM marks WHERE external_id = 'US90000003'`,
+      `SELECT k.tokens FROM marks m JOIN mark_keys k ON k.id = m.id
+        WHERE m.external_id = 'US90000003'`,
     );
     assert.ok(compound?.tokens.includes('{SUN'), `compound keys: ${compound?.tokens.join(',')}`);
     // 016: the marks stored before it are in the two-edit band's table, TRUE1 (5 characters) not.
@@ -404,7 +407,7 @@ describe('re-keying the stored marks to a new match keys version', () => {
       Number(r.id),
     );
     // As an older version left them: other keys, and the state of a finished earlier re-key.
-    await db.query(`UPDATE marks SET tokens = '{OLD}', sound_codes = '{}'`);
+    await db.query(`UPDATE mark_keys SET tokens = '{OLD}', sound_codes = '{}'`);
     await db.query('UPDATE match_keys_state SET version = $1, rekeyed_through = NULL', [
       MATCH_KEYS_VERSION - 1,
     ]);
@@ -417,7 +420,8 @@ describe('re-keying the stored marks to a new match keys version', () => {
     const current = async () =>
       (
         await db.query<{ id: number; tokens: string[]; markText: string }>(
-          'SELECT id, tokens, mark_text AS "markText" FROM marks ORDER BY id',
+          `SELECT m.id, k.tokens, m.mark_text AS "markText"
+             FROM marks m JOIN mark_keys k ON k.id = m.id ORDER BY m.id`,
         )
       ).map((r) => ({
         id: Number(r.id),
@@ -455,7 +459,7 @@ describe('re-keying the stored marks to a new match keys version', () => {
     assert.deepEqual(await state(), { version: MATCH_KEYS_VERSION, through: null });
 
     // Nothing left to do: a later start reads the state and stops.
-    await db.query(`UPDATE marks SET tokens = '{OLD}' WHERE id = $1`, [ids[0]]);
+    await db.query(`UPDATE mark_keys SET tokens = '{OLD}' WHERE id = $1`, [ids[0]]);
     await rekeyStoredMarks(db);
     assert.equal((await current())[0]?.rekeyed, false, 'not re-keyed again');
   });
@@ -473,14 +477,14 @@ describe('match keys version 7: a mirror keyed by version 6 gets the new shape k
     await importRecords(db, [makeRecord({ markText: 'COMMUNICASH' })]);
     // As version 6 keyed it: without the contraction key (=) and the anagram key (#).
     await db.query(
-      `UPDATE marks SET tokens = ARRAY(SELECT t FROM unnest(tokens) t
-                                        WHERE left(t, 1) NOT IN ('=', '#'))`,
+      `UPDATE mark_keys SET tokens = ARRAY(SELECT t FROM unnest(tokens) t
+                                            WHERE left(t, 1) NOT IN ('=', '#'))`,
     );
     await db.query('UPDATE match_keys_state SET version = 6, rekeyed_through = NULL');
     const read = async () =>
       (
         await db.query<{ tokens: string[]; seq: string }>(
-          'SELECT tokens, change_seq::text AS seq FROM marks',
+          'SELECT k.tokens, m.change_seq::text AS seq FROM marks m JOIN mark_keys k ON k.id = m.id',
         )
       )[0];
     const before = await read();
@@ -593,7 +597,10 @@ describe('migrations: 019 on a mirror stored before it', () => {
     const before = await db.query('SELECT * FROM marks ORDER BY id');
 
     assert.deepEqual((await migrateDatabase(db))[0], '019_mark_as_of');
-    const after = await db.query<Record<string, unknown>>('SELECT * FROM marks ORDER BY id');
+    // The match keys live in mark_keys since migration 035.
+    const after = await db.query<Record<string, unknown>>(
+      'SELECT m.*, k.tokens, k.sound_codes FROM marks m JOIN mark_keys k ON k.id = m.id ORDER BY m.id',
+    );
     assert.deepEqual(
       // goods and owner_key: the columns of the later migration 022; live, of 028.
       after.map(

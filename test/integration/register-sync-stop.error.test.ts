@@ -15,6 +15,7 @@ import type { FeedServer } from '../helpers/feed-server.ts';
 import {
   bandMismatches,
   importRecords,
+  keyMismatches,
   makeRecord,
   recountedWordCounts,
   storedWordCounts,
@@ -181,5 +182,6 @@ describe('register sync: stopping in the middle of a file', () => {
     assert.equal((await db.query('SELECT 1 FROM marks')).length, records.length);
     assert.deepEqual(await storedWordCounts(db), await recountedWordCounts(db));
     assert.deepEqual(await bandMismatches(db), []);
+    assert.deepEqual(await keyMismatches(db), []);
   });
 });

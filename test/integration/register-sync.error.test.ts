@@ -5,7 +5,12 @@ import type { Db } from '../../src/data/db.ts';
 import { claimFeedLease, listRegisterFiles } from '../../src/data/repositories/register-files.ts';
 import { ApiError } from '../../src/domain/errors.ts';
 import { type FeedServer, zipOf } from '../helpers/feed-server.ts';
-import { bandMismatches, recountedWordCounts, storedWordCounts } from '../helpers/register.ts';
+import {
+  bandMismatches,
+  keyMismatches,
+  recountedWordCounts,
+  storedWordCounts,
+} from '../helpers/register.ts';
 import {
   FAST_HTTP,
   mirrorSnapshot,
@@ -145,6 +150,7 @@ describe('register sync: broken files, outages and recovery', () => {
     assert.deepEqual(revival, { status: '616', asOf: '2024-09-25' }, 'the later version stays');
     assert.deepEqual(await storedWordCounts(db), await recountedWordCounts(db));
     assert.deepEqual(await bandMismatches(db), []);
+    assert.deepEqual(await keyMismatches(db), []);
     const recovered = await mirrorSnapshot(db);
 
     // The two files loaded once each, in date order, on a clean mirror.

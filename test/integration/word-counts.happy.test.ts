@@ -23,6 +23,7 @@ import { factories } from '../helpers/factories.ts';
 import {
   bandMismatches,
   importRecords,
+  keyMismatches,
   makeRecord,
   recountedWordCounts,
   storedWordCounts,
@@ -142,6 +143,7 @@ describe('word counts of the register', () => {
     assert.equal(counts.get('EM:HARBOR'), 2);
     assert.deepEqual(counts, await recount());
     assert.deepEqual(await bandMismatches(db), [], 'the two-edit band holds the newer version');
+    assert.deepEqual(await keyMismatches(db), [], 'the candidate keys hold the newer version');
   });
 
   /** A team owner's watch, scanned once; its alerts' JSON by record id. */

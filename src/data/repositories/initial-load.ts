@@ -6,8 +6,8 @@ import { recountWords } from './word-counts.ts';
 // indexes dropped before the records are written, built again after, the words counted once.
 
 /**
- * The candidate indexes: the GIN indexes of marks and mark_band (match keys, sound codes, the
- * two-edit band's trigrams). The unique indexes stay: the upsert's ON CONFLICT needs them, and a
+ * The candidate indexes: the GIN indexes of mark_keys and mark_band (match keys and sound codes
+ * with their class and territory keys, the two-edit band's trigrams), and any of marks. The unique indexes stay: the upsert's ON CONFLICT needs them, and a
  * btree costs a load little.
  */
 const CANDIDATE_INDEXES = `SELECT pg_get_indexdef(i.indexrelid) AS definition,
@@ -15,7 +15,7 @@ const CANDIDATE_INDEXES = `SELECT pg_get_indexdef(i.indexrelid) AS definition,
   FROM pg_index i
   JOIN pg_class c ON c.oid = i.indexrelid
   JOIN pg_am am ON am.oid = c.relam
- WHERE i.indrelid IN ('marks'::regclass, 'mark_band'::regclass)
+ WHERE i.indrelid IN ('marks'::regclass, 'mark_band'::regclass, 'mark_keys'::regclass)
    AND am.amname = 'gin' AND NOT i.indisunique
  ORDER BY c.relname`;
 

@@ -52,11 +52,13 @@ const CREATE_STAGING = `CREATE TEMP TABLE IF NOT EXISTS ${STAGING} (
 const COLUMNS = `source_code, external_id, mark_text, owner_name, owner_country_code, jurisdiction,
   designations, filed_at, registered_at, expires_at, published_at, status, classes, logo_url, raw_payload,
   norm_text, compact_text, compact_len, tokens, sound_codes, goods, owner_key, as_of, live`;
+/** The staged columns that marks stores; the match keys go to mark_keys (migration 035). */
+const MARK_COLUMNS = COLUMNS.replace('tokens, sound_codes, ', '');
 /**
  * The staged columns as written into marks: an owner named by key only (EUIPO) gets the name and
  * country of its applicant record, where the mirror holds one (the lookup runs only for such rows).
  */
-const STAGED = COLUMNS.replace(
+const STAGED = MARK_COLUMNS.replace(
   'owner_name, owner_country_code,',
   `CASE WHEN s.owner_key IS NULL OR s.owner_name IS NOT NULL THEN s.owner_name
         ELSE (SELECT p.name FROM register_parties p WHERE p.office = s.jurisdiction
@@ -66,7 +68,7 @@ const STAGED = COLUMNS.replace(
                  AND p.role = 'applicant' AND p.party_key = s.owner_key) END,`,
 );
 const UPSERT = `WITH written AS (
-  INSERT INTO marks AS m (${COLUMNS})
+  INSERT INTO marks AS m (${MARK_COLUMNS})
   SELECT ${STAGED} FROM ${STAGING} s
   ON CONFLICT ON CONSTRAINT marks_source_external_key DO UPDATE SET
     mark_text = excluded.mark_text,
@@ -86,8 +88,6 @@ const UPSERT = `WITH written AS (
     norm_text = excluded.norm_text,
     compact_text = excluded.compact_text,
     compact_len = excluded.compact_len,
-    tokens = excluded.tokens,
-    sound_codes = excluded.sound_codes,
     as_of = excluded.as_of,
     goods = excluded.goods,
     owner_key = excluded.owner_key,
@@ -96,8 +96,24 @@ const UPSERT = `WITH written AS (
   -- An older version than the one stored is left out (migration 019): not written, not returned,
   -- so neither mark_band nor change_seq moves for it. wordCountDeltas applies the same test.
   WHERE mark_supersedes(excluded.as_of, m.as_of)
-  RETURNING id, compact_text, compact_len, classes, jurisdiction, designations,
+  RETURNING id, source_code, external_id, compact_text, compact_len, classes, jurisdiction, designations,
             (xmax = 0) AS inserted
+), keys AS (
+  -- The candidate query's keys (migration 035), in the same statement as the mark, as the band
+  -- below; an update that changed none of them leaves the row and its index entries alone.
+  INSERT INTO mark_keys AS k (id, class_keys, coverage_keys, tokens, sound_codes)
+  SELECT w.id, mark_class_keys(w.classes), mark_coverage_keys(w.jurisdiction, w.designations),
+         s.tokens, s.sound_codes
+    FROM written w
+    JOIN ${STAGING} s ON s.external_id = w.external_id AND s.source_code = w.source_code
+  ON CONFLICT (id) DO UPDATE SET
+    class_keys = excluded.class_keys,
+    coverage_keys = excluded.coverage_keys,
+    tokens = excluded.tokens,
+    sound_codes = excluded.sound_codes
+  WHERE (k.class_keys, k.coverage_keys, k.tokens, k.sound_codes)
+        IS DISTINCT FROM
+        (excluded.class_keys, excluded.coverage_keys, excluded.tokens, excluded.sound_codes)
 ), band AS (
   -- The two-edit band's own table (migration 016): written in the same statement, so a committed
   -- mark is always in it, and left alone where an update changed nothing it holds.
@@ -339,7 +355,7 @@ export async function mergeStagedMarks(
  * lock held), unless the stored version is as of a later day than the deletion (mark_supersedes).
  * The word counts' changes waiting in mark_word_deltas are folded first: the delete trigger
  * (migration 011) subtracts the deleted marks' words from mark_words, which must hold them by
- * then. mark_band follows by its own trigger. Returns how many marks were deleted.
+ * then. mark_band and mark_keys follow by their own triggers. Returns how many marks were deleted.
  */
 export async function deleteMarks(
   tx: Queryable,
@@ -397,7 +413,7 @@ const ANALYZE_MIN_ROWS = 10_000;
 
 /**
  * After an import, makes the mirror fast to search at once instead of after autovacuum's next visit:
- * - merges the pending lists of the GIN indexes of marks and mark_band (fastupdate queues new
+ * - merges the pending lists of the GIN indexes of marks, mark_band and mark_keys (fastupdate queues new
  *   entries in a list, up to gin_pending_list_limit, 4 MB per index, that every search reads in
  *   full: after an import each candidate query would read ~1,500 such pages). The merge is work
  *   the inserts would have done later anyway;
@@ -412,7 +428,8 @@ export async function settleMarkIndexes(db: Queryable, written: number): Promise
          FROM pg_index i
          JOIN pg_class c ON c.oid = i.indexrelid
          JOIN pg_am am ON am.oid = c.relam
-        WHERE i.indrelid IN ('marks'::regclass, 'mark_band'::regclass) AND am.amname = 'gin'`,
+        WHERE i.indrelid IN ('marks'::regclass, 'mark_band'::regclass, 'mark_keys'::regclass)
+          AND am.amname = 'gin'`,
     );
   } catch {
     // Not the owner: the pending lists are merged by the next insert over the limit or autovacuum.
@@ -423,6 +440,8 @@ export async function settleMarkIndexes(db: Queryable, written: number): Promise
   );
   const tuples = stats[0]?.tuples ?? -1;
   // reltuples is -1 for a table never analyzed (PostgreSQL 14+), 0 before 14.
-  // mark_band follows marks row for row (migration 016).
-  if (tuples <= 0 || written > 50 + 0.1 * tuples) await db.query('ANALYZE marks, mark_band');
+  // mark_band and mark_keys follow marks row for row (migrations 016, 035).
+  if (tuples <= 0 || written > 50 + 0.1 * tuples) {
+    await db.query('ANALYZE marks, mark_band, mark_keys');
+  }
 }

@@ -70,9 +70,9 @@ export async function changedRecordsBehindAlerts(
  * literally so that the planner can use that partial index, and carries the class and territory
  * keys so that the same index leaves out the records of other classes and territories. `$text`,
  * `$classes` and `$coverage` are the parameters holding the brand's compact text, the watch's
- * class keys and its coverage keys (bandSearchKeys).
+ * class keys and its coverage keys (classAndTerritoryKeys). Selects the ids of the records found.
  */
-function bandCondition(length: number, text: string, classes: string, coverage: string): string {
+function bandSearch(length: number, text: string, classes: string, coverage: string): string {
   const { low, high } = bandLengths(length);
   const branches = bandBuckets(length).map(([from, to]) => {
     const bucket =
@@ -84,15 +84,20 @@ function bandCondition(length: number, text: string, classes: string, coverage: 
     return `(${bucket} AND b.compact_len BETWEEN ${low} AND ${high} AND b.compact_text % ${text}
              AND b.class_keys && ${classes}::int[] AND b.coverage_keys && ${coverage}::text[])`;
   });
-  return `m.id = ANY(ARRAY(SELECT b.id FROM mark_band b WHERE ${branches.join('\n OR ')}))`;
+  return `SELECT b.id FROM mark_band b WHERE ${branches.join('\n OR ')}`;
 }
 
 /**
- * The watch's keys of the band table's class and territory columns (migration 016): its classes
- * and 0, which stands for "no class published"; its offices and 'WO:' + each office an
- * international registration may designate.
+ * The watch's keys of the class and territory columns of mark_keys and mark_band (migrations 016
+ * and 035), the one place the candidate query's class and territory condition is made: its classes
+ * (candidateClasses: the watched ones and, with relatedClasses, those of related goods) and 0,
+ * which stands for "no class published"; its offices and 'WO:' + each office an international
+ * registration may designate.
  */
-export function bandSearchKeys(watch: PreparedWatch): { classes: number[]; coverage: string[] } {
+export function classAndTerritoryKeys(watch: PreparedWatch): {
+  classes: number[];
+  coverage: string[];
+} {
   const territory = coverageSearch(watch.designations);
   return {
     classes: [0, ...watch.candidateClasses],
@@ -126,11 +131,13 @@ export const CANDIDATE_SETTINGS = `SELECT set_config('plan_cache_mode', 'force_c
 /**
  * Candidates for `watch` among the mirror's records changed in `range`: records sharing a Nice
  * class (or without any: their source publishes none), possibly covering a watched territory, and
- * any of the watch's search keys, each served by an index (002_register_mirror.sql,
- * 008_alert_assessment.sql, docs/matching.md): tokens (forms, words, runs, stems, anchors and the
- * texts one edit away); phonetic codes; and, for brands of 8+ characters, trigram similarity of
- * the compact text within the length buckets of the two-edit band. The planner combines them
- * (BitmapOr); the pure module makes the final decision.
+ * any of the watch's search keys, each served by an index (035_mark_keys.sql, 016_mark_band.sql,
+ * docs/matching.md): tokens (forms, words, runs, stems, anchors and the texts one edit away);
+ * phonetic codes; and, for brands of 8+ characters, trigram similarity of the compact text within
+ * the length buckets of the two-edit band. Each branch carries the class and territory keys, so
+ * that its GIN index leaves out the records of other classes and territories before any row is
+ * read; the planner ORs the branches (BitmapOr), and only the records kept are read from marks.
+ * The pure module makes the final decision.
  */
 export async function queryCandidates(
   db: Db,
@@ -139,42 +146,35 @@ export async function queryCandidates(
 ): Promise<CandidateRecord[]> {
   const keys = watch.search;
   // Territory prefilter; the pure module still decides coverage exactly (coverage.ts).
-  const territory = coverageSearch(watch.designations);
-  const params: unknown[] = [
-    [...watch.candidateClasses],
-    range.fromSeq,
-    range.toSeq,
-    territory.jurisdictions,
-    territory.woDesignations,
-    watchTokens(watch),
-  ];
+  const filter = classAndTerritoryKeys(watch);
+  const params: unknown[] = [range.fromSeq, range.toSeq, filter.classes, filter.coverage];
+  // One SELECT per kind of key, not an OR of them: PostgreSQL would take the class and territory
+  // conditions common to both arms out of the OR, search the index by those alone and test the
+  // keys on every row of those classes and territories.
+  const keyed = (condition: string) =>
+    `SELECT k.id FROM mark_keys k
+      WHERE ${condition} AND k.class_keys && $3::int[] AND k.coverage_keys && $4::text[]`;
   // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts;
   // its words and runs, so the one-edit texts find near forms inside it too.
-  const textMatch = ['m.tokens && $6::text[]'];
+  params.push(watchTokens(watch));
+  const found = [keyed(`k.tokens && $${params.length}::text[]`)];
   if (keys.phonetic.length > 0) {
     params.push(keys.phonetic);
-    textMatch.push(`m.sound_codes && $${params.length}::text[]`);
+    found.push(keyed(`k.sound_codes && $${params.length}::text[]`));
   }
   if (keys.useTrigram) {
     // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
-    const band = bandSearchKeys(watch);
-    params.push(keys.compact, band.classes, band.coverage);
-    const n = params.length;
-    textMatch.push(bandCondition(keys.compact.length, `$${n - 2}`, `$${n - 1}`, `$${n}`));
+    params.push(keys.compact);
+    found.push(bandSearch(keys.compact.length, `$${params.length}`, '$3', '$4'));
   }
-  // `change_seq + 0`: the sequence range is a filter, never an index scan. A full scan's range is
-  // the whole mirror, and the planner, whose row estimate for `tokens &&` grows with the number
-  // of keys (a brand sends up to ~1,000), would otherwise walk the change_seq index over every
-  // record (a second on a million); an incremental scan of a short range is served from memory
+  // `change_seq + 0`: the sequence range is a filter on the rows kept, never an index scan. A full
+  // scan's range is the whole mirror; an incremental scan of a short range is served from memory
   // (recent-changes.ts), so the range condition of this query is never the selective one.
   const sql = `SELECT ${RECORD_COLUMNS}
    FROM marks m
-  WHERE m.source_code = '${MIRROR_SOURCE}'
-    AND (m.classes && $1::int[] OR m.classes = '{}')
-    AND m.change_seq + 0 > $2 AND m.change_seq + 0 <= $3
-    AND (m.jurisdiction = ANY($4::text[])
-         OR (m.jurisdiction = 'WO' AND m.designations && $5::text[]))
-    AND (${textMatch.join('\n             OR ')})`;
+  WHERE m.id = ANY(ARRAY(${found.join('\n UNION ALL ')}))
+    AND m.source_code = '${MIRROR_SOURCE}'
+    AND m.change_seq + 0 > $1 AND m.change_seq + 0 <= $2`;
   // Settings must be set on the connection that runs the query: a transaction pins both to one
   // connection, and `set_config(…, true)` ends with it. A custom plan for every execution: the
   // driver prepares statements, and a generic plan (chosen after five executions) cannot see the
@@ -185,13 +185,19 @@ export async function queryCandidates(
   });
 }
 
-/** The search keys of the mirror's records changed in `range`, for the in-memory index. */
+/**
+ * The search keys of the mirror's records changed in `range`, for the in-memory index. Each
+ * record's keys are looked up by its id (`LIMIT 1` keeps the look-up a probe of the key): as a
+ * join, PostgreSQL read the whole of mark_keys to hash it for a range of a sixth of the mirror.
+ */
 export async function readChangedKeys(db: Queryable, range: SeqRange): Promise<IndexedRecordRow[]> {
   return db.query<IndexedRecordRow>(
-    `SELECT id, tokens, sound_codes AS sound, compact_text AS compact, compact_len AS len, classes,
-            jurisdiction, designations
-       FROM marks
-      WHERE source_code = $1 AND change_seq > $2 AND change_seq <= $3`,
+    `SELECT m.id, k.tokens, k.sound_codes AS sound, m.compact_text AS compact,
+            m.compact_len AS len, m.classes, m.jurisdiction, m.designations
+       FROM marks m
+      CROSS JOIN LATERAL (SELECT k.tokens, k.sound_codes FROM mark_keys k
+                           WHERE k.id = m.id LIMIT 1) k
+      WHERE m.source_code = $1 AND m.change_seq > $2 AND m.change_seq <= $3`,
     [MIRROR_SOURCE, range.fromSeq, range.toSeq],
   );
 }

@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { mulberry32 } from '../../bench/lib/random.ts';
+import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/variants.ts';
+import type { Db } from '../../src/data/db.ts';
+import { listMigrations } from '../../src/data/migrate.ts';
+import { finishInitialLoad, initialLoadPending } from '../../src/data/repositories/initial-load.ts';
+import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
+import {
+  buildCandidateIndex,
+  type IndexedRecordRow,
+  matchCandidateIndex,
+} from '../../src/matching/candidates.ts';
+import { prepareWatch } from '../../src/matching/decide.ts';
+import { MATCH_KEYS_VERSION } from '../../src/matching/normalize.ts';
+import { createRegisterMirror } from '../../src/scan/sources/register-mirror.ts';
+import { migrateDatabase } from '../../src/start/database.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { bandMismatches, importRecords, keyMismatches, makeRecord } from '../helpers/register.ts';
+import { insertMarksBefore035 } from '../helpers/seed.ts';
+
+// Migration 035 moves the candidate keys of a mirror stored before it into mark_keys: a populated
+// mirror, upgraded, must give every watch the candidates the rule gave it before, and the
+// importer and deletions must keep the moved keys in step afterwards.
+
+const texts = readFileSync(new URL('../fixtures/euipo/mark-texts.txt', import.meta.url), 'utf8')
+  .split('\n')
+  .map((t) => t.trim())
+  .filter((t) => t !== '');
+
+const BRANDS = ['Starbuck', 'zeroflush', 'Luma Netlock', 'Pelikan', 'Nike', 'Brio', 'Quillstone'];
+const CLASSES = [[], [25], [3], [35], [9, 25], [5], [32], [41]];
+const TERRITORIES = [
+  { jurisdiction: 'EM' },
+  { jurisdiction: 'US' },
+  { jurisdiction: 'DE' },
+  { jurisdiction: 'CA' },
+  { jurisdiction: 'WO', designations: ['US'] },
+  { jurisdiction: 'WO', designations: ['FR'] },
+  { jurisdiction: 'WO', designations: ['DE', 'EM'] },
+];
+// Watches in classes with and without related ones (25: 35 and 41; 5: 3 and 32), over offices
+// reached directly and through international registrations.
+const WATCHES = BRANDS.flatMap((name, i) => [
+  prepareWatch({ name, niceClasses: [25], designations: ['DE', 'US'] }),
+  prepareWatch({ name, niceClasses: [5], designations: [i % 2 === 0 ? 'US' : 'EM'] }),
+  prepareWatch({ name, niceClasses: [9], designations: ['FR'], relatedClasses: false }),
+]);
+
+/** Real marks and variants of each brand, each in a seeded class set and territory. */
+function registerRecords() {
+  const rand = mulberry32(11);
+  const random = {
+    pick: <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)] as T,
+    int: (n: number) => Math.floor(rand() * n),
+  };
+  const { generators } = variantGenerators(random, vocabularyOf(texts.slice(0, 2000)));
+  const variants = BRANDS.flatMap((brand) => [
+    brand,
+    ...VARIANT_KINDS.flatMap((kind) =>
+      Array.from({ length: 4 }, () => generators[kind](brand)).filter(
+        (v): v is string => v !== null,
+      ),
+    ),
+  ]);
+  return [...variants, ...texts.slice(0, 1500)].map((markText) =>
+    makeRecord({ markText, classes: random.pick(CLASSES), ...random.pick(TERRITORIES) }),
+  );
+}
+
+const sorted = (ids: Iterable<number>) => [...ids].map(Number).sort((a, b) => a - b);
+
+/** The schema as the migrations before 035 left it, recorded as applied. */
+async function migrateBefore035(db: Db): Promise<void> {
+  const before035 = listMigrations().filter((m) => m.version < '035');
+  for (const migration of before035) await db.exec(migration.sql);
+  await db.query(
+    'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  for (const migration of before035) {
+    await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+  }
+}
+
+describe('migration 035: a mirror stored before it keeps its candidates', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('moves every mark’s keys, and every watch finds the same records after the upgrade', async () => {
+    const { db } = database;
+    await migrateBefore035(db);
+    // Keyed by the current version: the re-key after the migrations has nothing to do, so the keys
+    // found afterwards are those the migration moved.
+    await db.query('UPDATE match_keys_state SET version = $1, rekeyed_through = NULL', [
+      MATCH_KEYS_VERSION,
+    ]);
+    const records = registerRecords();
+    await insertMarksBefore035(db, records);
+
+    // The candidates before: the one candidate rule over the keys as stored in marks.
+    const stored = await db.query<IndexedRecordRow>(
+      `SELECT id, tokens, sound_codes AS sound, compact_text AS compact, compact_len AS len,
+              classes, jurisdiction, designations FROM marks`,
+    );
+    const index = buildCandidateIndex(stored);
+    const expected = WATCHES.map((watch) => sorted(matchCandidateIndex(index, watch)));
+
+    assert.deepEqual(await migrateDatabase(db), ['035_mark_keys']);
+
+    assert.deepEqual(await keyMismatches(db), [], 'every mark has its keys, as stored');
+    const idOf = new Map(
+      (
+        await db.query<{ id: number; externalId: string }>(
+          'SELECT id, external_id AS "externalId" FROM marks',
+        )
+      ).map((r) => [r.externalId, Number(r.id)]),
+    );
+    const mirror = createRegisterMirror();
+    const toSeq = await highestChangeSeq(db);
+    let total = 0;
+    for (const [i, watch] of WATCHES.entries()) {
+      const found = await mirror.findCandidates(db, watch, { fromSeq: 0, toSeq });
+      const ids = sorted(found.map((r) => idOf.get(r.externalId) as number));
+      assert.deepEqual(ids, expected[i], `${watch.name} in ${[...watch.classes]}: other records`);
+      total += ids.length;
+    }
+    // Not a comparison of empty lists: the seeded register gives these watches hundreds.
+    assert.ok(total > 100, `${total} candidates compared`);
+  });
+
+  it('the importer and deletions keep the moved keys in step', async () => {
+    const { db } = database;
+    // The second is in the two-edit band too: its deletion takes both rows.
+    const [first, second] = await db.query<{ externalId: string; markText: string }>(
+      `SELECT external_id AS "externalId", mark_text AS "markText" FROM marks
+        WHERE jurisdiction = 'EM' AND compact_len >= 8 ORDER BY id LIMIT 2`,
+    );
+    assert.ok(first && second);
+    // An update of text, classes and territory, a new mark, and a deletion.
+    await importRecords(db, [
+      makeRecord({
+        externalId: first.externalId,
+        markText: 'BRIOCHE ROYALE',
+        classes: [30],
+        jurisdiction: 'WO',
+        designations: ['US'],
+      }),
+      makeRecord({ markText: 'BRIO', classes: [5], jurisdiction: 'US' }),
+    ]);
+    await db.query('DELETE FROM marks WHERE external_id = $1', [second.externalId]);
+    assert.deepEqual(await keyMismatches(db), []);
+    assert.deepEqual(await bandMismatches(db), []);
+    const [keys] = await db.query<{ classes: number[]; coverage: string[] }>(
+      `SELECT k.class_keys AS classes, k.coverage_keys AS coverage
+         FROM mark_keys k JOIN marks m ON m.id = k.id WHERE m.external_id = $1`,
+      [first.externalId],
+    );
+    assert.deepEqual(keys, { classes: [30], coverage: ['WO', 'WO:US'] });
+    const brio = prepareWatch({ name: 'Brio', niceClasses: [5], designations: ['US'] });
+    const found = await createRegisterMirror().findCandidates(db, brio, {
+      fromSeq: 0,
+      toSeq: await highestChangeSeq(db),
+    });
+    assert.ok(found.some((r) => r.markText === 'BRIO' && r.jurisdiction === 'US'));
+  });
+});
+
+describe('migration 035 during an initial load', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('leaves the load to build the new index with the others, and none of the dropped ones', async () => {
+    const { db } = database;
+    await migrateBefore035(db);
+    // What beginInitialLoad did before 035: the GIN indexes of marks and mark_band noted, dropped.
+    const gin = `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+                   FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+                   JOIN pg_am am ON am.oid = c.relam
+                  WHERE am.amname = 'gin' ORDER BY c.relname`;
+    const dropped = await db.query<{ name: string; definition: string }>(gin);
+    await db.query('INSERT INTO mirror_initial_load (index_definitions) VALUES ($1::text[])', [
+      dropped.map((d) => d.definition),
+    ]);
+    for (const d of dropped) await db.exec(`DROP INDEX ${d.name}`);
+    await insertMarksBefore035(db, [makeRecord({ markText: 'BRIO', classes: [5] })]);
+
+    await migrateDatabase(db);
+    assert.deepEqual(await db.query(gin), [], 'still no candidate index while the load runs');
+    await finishInitialLoad(db);
+
+    const built = (await db.query<{ name: string }>(gin)).map((r) => r.name);
+    const expected = [
+      ...dropped.map((d) => d.name).filter((n) => !/^marks_(tokens|sound)_idx$/.test(n)),
+      'mark_keys_idx',
+    ].sort();
+    assert.deepEqual(built, expected);
+    assert.ok(!(await initialLoadPending(db)));
+  });
+});
