@@ -40,7 +40,7 @@ describe('API answers are compact JSON', () => {
   it('watches, webhooks and alerts: create, list, get, update and delete', async () => {
     const watch = await createWatch(server, auth, { name: 'Acme : "Tools"' });
     const alertId = await server.make.makeAlert(watch.id, {
-      rawPayload: { note: 'a : b , c', nested: { list: [1, 2] } },
+      rawPayload: { note: 'a : b , c', nested: { list: [1, 2], none: null } },
     });
     const webhook = await server.request('POST', '/api/v1/webhooks', {
       headers: auth,

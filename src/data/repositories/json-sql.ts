@@ -1,7 +1,8 @@
 // JSON of the API's resources, built by PostgreSQL. The read path hands this text straight to the
 // client: Node neither parses the rows into objects and Dates nor serialises them again, which is
 // where a naive read path spends its CPU. An alert's JSON is not built here: it is stored on the
-// alert row when the row is written (migration 004), because the alert list is the hottest read.
+// alert row when the row is written (migration 004), compact (migration 033), because the alert
+// list is the hottest read.
 
 /**
  * The API's timestamp text (ISO 8601 UTC with milliseconds), exactly what the iso_ms() SQL function
