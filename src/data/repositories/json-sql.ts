@@ -25,15 +25,15 @@ const MIRROR_COVERED_UNTIL = `(SELECT m.updated_at FROM marks m
     ORDER BY m.change_seq DESC LIMIT 1)`;
 
 /**
- * A jsonb column as compact JSON (`{"a":[1,2]}`, where jsonb prints `{"a": [1, 2]}`), inline for
- * the common case: json_strip_nulls re-prints it compactly with jsonb's escaping when it has no
- * member whose value is null; otherwise jsonb_compact_text (migration 033) prints it.
+ * A watch's attributes (jsonb) as compact JSON: json_strip_nulls re-prints jsonb without its
+ * spaces (`{"a":[1,2]}` for `{"a": [1, 2]}`), with jsonb's escaping, but drops members whose value
+ * is null. The attributes' schema (watch-input.ts) has no nullable member; should a row hold one
+ * anyway, it is sent as jsonb prints it, never without the member. Inline, so that it works at any
+ * schema version (the migration tests write watches before the latest migrations).
  */
-function compactJsonb(column: string): string {
-  return `CASE WHEN ${column} = jsonb_strip_nulls(${column})
-    THEN json_strip_nulls(${column}::text::json)
-    ELSE jsonb_compact_text(${column})::json END`;
-}
+const COMPACT_ATTRIBUTES = `CASE WHEN w.attributes = jsonb_strip_nulls(w.attributes)
+    THEN json_strip_nulls(w.attributes::text::json)
+    ELSE w.attributes::json END`;
 
 /** The watch's alerts by state: an index-only count over alerts_watch_state_idx (migration 031). */
 const ALERT_COUNTS = `(SELECT row_to_json(c) FROM (SELECT
@@ -50,7 +50,7 @@ export const WATCH_JSON = `(SELECT row_to_json(r)::text FROM (SELECT
   w.id AS "id",
   w.watch_type AS "watchType",
   w.name AS "name",
-  ${compactJsonb('w.attributes')} AS "attributes",
+  ${COMPACT_ATTRIBUTES} AS "attributes",
   w.sources AS "sources",
   w.scan_cadence AS "scanCadence",
   w.active AS "active",
