@@ -9,7 +9,7 @@ import Fastify, {
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
-import { type Db, withStatementTimeout } from './data/db.ts';
+import type { Db } from './data/db.ts';
 import { createAccountService } from './domain/accounts.ts';
 import { createAlertReviewService } from './domain/alerts/review.ts';
 import { createAlertService } from './domain/alerts/service.ts';
@@ -205,15 +205,13 @@ function apiPlugin(deps: AppDeps, services: Services, clock: Clock) {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = createFastify(deps);
   const clock = deps.clock ?? systemClock;
-  const services = createServices(deps, clock);
+  // Everything that serves requests reads the database through this view, so that every
+  // statement of a request (its authentication included) has the deadline: a frozen database
+  // costs a request a 503 after it, never a wait without end.
+  const db = deps.db.withStatementTimeout(deps.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+  const services = createServices({ ...deps, db }, clock);
 
   app.decorateRequest('principal', null);
-  // First of all hooks, so that every statement of a request (its authentication included) has
-  // the deadline: a frozen database costs a request a 503 after it, never a wait without end.
-  const statementTimeoutMs = deps.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-  app.addHook('onRequest', (_request, _reply, done) =>
-    withStatementTimeout(statementTimeoutMs, done),
-  );
   refuseWhileClosing(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are serialised by PostgreSQL or JSON.stringify; response schemas only document them.
@@ -228,7 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transformObject: openApiDocumentTransform(deps.publicUrl),
   });
 
-  healthRoutes(app, deps.db, deps.rateLimit);
+  healthRoutes(app, db, deps.rateLimit);
   await app.register(apiPlugin(deps, services, clock), { prefix: '/api/v1' });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -48,6 +47,15 @@ export interface Db extends Queryable {
    * opened would otherwise look ready.
    */
   ping(): Promise<void>;
+  /**
+   * The same database (same pool) with each PostgreSQL statement given `ms` to be answered, its
+   * wait for a connection included: a frozen server (or a pool whose every connection is held)
+   * then costs a request a 503 after `ms` instead of a wait without end. The app hands this to
+   * everything that serves requests; background work uses the database without one, since a scan
+   * or an import may take long and waiting for the server to come back is right there. PGlite
+   * runs in the process and cannot freeze apart from it: it returns itself.
+   */
+  withStatementTimeout(ms: number): Db;
   close(): Promise<void>;
 }
 
@@ -61,7 +69,7 @@ export type OpenDbOptions = {
 };
 
 /**
- * A statement the database did not answer within the deadline of `withStatementTimeout`; the
+ * A statement the database did not answer within the deadline of `Db.withStatementTimeout`; the
  * error handler answers it 503 like any outage (src/outage.ts).
  */
 export class StatementTimeoutError extends Error {
@@ -70,20 +78,6 @@ export class StatementTimeoutError extends Error {
     super(`the database did not answer within ${ms} ms`);
     this.name = 'StatementTimeoutError';
   }
-}
-
-// The deadline of each statement of the work under way (an API or dashboard request), in ms.
-const statementTimeout = new AsyncLocalStorage<number>();
-
-/**
- * Runs `fn`, and everything it starts, with each PostgreSQL statement given `ms` to be answered,
- * its wait for a connection included: a frozen server (or a pool whose every connection is held)
- * then costs a request a 503 after `ms` instead of a wait without end. Background work runs
- * without one: a scan or an import may take long, and waiting for the server to come back is
- * right there. PGlite runs in the process and cannot freeze apart from it: no deadline.
- */
-export function withStatementTimeout<T>(ms: number, fn: () => T): T {
-  return statementTimeout.run(ms, fn);
 }
 
 export async function openDb(options: OpenDbOptions): Promise<Db> {
@@ -194,13 +188,13 @@ const UNBOUNDED: Guard = { check() {}, track() {} };
  * CancelRequest on a new connection, itself bounded by the connect timeout), which frees its
  * connection as soon as the server can act.
  */
-async function bounded<T>(ms: number | undefined, work: (guard: Guard) => Promise<T>): Promise<T> {
+function bounded<T>(ms: number | undefined, work: (guard: Guard) => Promise<T>): Promise<T> {
   if (ms === undefined) return work(UNBOUNDED);
-  let expired = false;
-  let query: { cancel(): unknown } | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const reached = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  // One promise and one timer per statement: this runs for every statement of every request.
+  return new Promise<T>((resolve, reject) => {
+    let expired = false;
+    let query: { cancel(): unknown } | undefined;
+    const timer = setTimeout(() => {
       expired = true;
       const pending = query;
       if (pending)
@@ -209,23 +203,36 @@ async function bounded<T>(ms: number | undefined, work: (guard: Guard) => Promis
           .catch(() => {});
       reject(new StatementTimeoutError(ms));
     }, ms);
+    const guard: Guard = {
+      check() {
+        if (expired) throw new StatementTimeoutError(ms);
+      },
+      track(pending) {
+        query = pending;
+      },
+    };
+    // Once the deadline has answered, the statement's own end (cancelled) has no one to hear it:
+    // settling the promise again is a no-op.
+    const settle = () => clearTimeout(timer);
+    let done: Promise<T>;
+    try {
+      done = work(guard);
+    } catch (error) {
+      settle();
+      reject(error);
+      return;
+    }
+    done.then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
   });
-  const guard: Guard = {
-    check() {
-      if (expired) throw new StatementTimeoutError(ms);
-    },
-    track(pending) {
-      query = pending;
-    },
-  };
-  const done = work(guard);
-  // Once the deadline has answered, the statement's own end (cancelled) has no one to hear it.
-  done.catch(() => {});
-  try {
-    return await Promise.race([done, reached]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The statements of one runner (the pool or a transaction), each watched by `guard`. */
@@ -370,9 +377,21 @@ function openPostgres(url: string, max: number): Db {
   // CPU in that scan. Transactions are not gated: code inside one may run a statement on the
   // root, which must never wait for a permit the transaction itself holds.
   const gate = pLimit(max);
+  return postgresDb({ sql, url, gate }, undefined);
+}
+
+/**
+ * The Db over one pool, each statement within `ms` (undefined: without a deadline). Every view
+ * of the pool (withStatementTimeout) shares its connections and its gate.
+ */
+function postgresDb(
+  pool: { sql: postgres.Sql; url: string; gate: ReturnType<typeof pLimit> },
+  ms: number | undefined,
+): Db {
+  const { sql, url, gate } = pool;
   // A statement of the pool: its wait for a permit and a connection counts against its deadline.
   const pooled = <T>(run: (q: Queryable) => Promise<T>, gated: boolean) =>
-    bounded(statementTimeout.getStore(), (guard) => {
+    bounded(ms, (guard) => {
       const once = () => run(statementsOf(sql, guard));
       return gated ? gate(once) : once();
     });
@@ -386,7 +405,6 @@ function openPostgres(url: string, max: number): Db {
     exec: (script) => pooled((q) => q.exec(script), false),
     copyFrom: (target, data) => pooled((q) => q.copyFrom(target, data), false),
     async transaction(fn) {
-      const ms = statementTimeout.getStore();
       if (ms !== undefined) return transactionWithin(sql, ms, fn);
       return (await sql.begin((tx) => fn(statementsOf(tx, UNBOUNDED)))) as Awaited<
         ReturnType<typeof fn>
@@ -395,6 +413,7 @@ function openPostgres(url: string, max: number): Db {
     async ping() {
       await Promise.all([query('SELECT 1'), probeNewConnection(url)]);
     },
+    withStatementTimeout: (deadline) => postgresDb(pool, deadline),
     async close() {
       await sql.end({ timeout: 5 });
     },
@@ -439,7 +458,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     },
   });
   const root = wrap(pg);
-  return {
+  const db: Db = {
     kind: 'pglite',
     query: root.query,
     queryBytes: root.queryBytes,
@@ -449,6 +468,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
     async ping() {
       await pg.query('SELECT 1');
     },
+    withStatementTimeout: () => db,
     async close() {
       try {
         await pg.close();
@@ -457,6 +477,7 @@ async function openPglite(options: OpenDbOptions): Promise<Db> {
       }
     },
   };
+  return db;
 }
 
 // COPY's text format (https://www.postgresql.org/docs/current/sql-copy.html, "Text Format"):

@@ -187,6 +187,8 @@ function fallingBack(standby: Db, primary: Db, lost: () => void): Db {
     copyFrom: (target, data) => primary.copyFrom(target, data),
     // Readiness is the primary's: a standby that is down only sends reads back to it.
     ping: () => primary.ping(),
+    withStatementTimeout: (ms) =>
+      fallingBack(standby.withStatementTimeout(ms), primary.withStatementTimeout(ms), lost),
     close: async () => {},
   };
 }

@@ -44,9 +44,15 @@ const COMMA = 0x2c;
 
 /**
  * The list body, assembled from the JSON PostgreSQL produced: the rows' bytes are copied once into
- * the body, never decoded into strings, and made compact on the way (json-text.ts).
+ * the body, never decoded into strings. Rows built by json_build_object or from jsonb are made
+ * compact on the way (json-text.ts); rows stored compact (an alert's api_json, migration 033) are
+ * copied as they are with `compact: true`, which spares a pass over every byte in JavaScript.
  */
-export function pageBody(rows: JsonBytes[], limit: number): Buffer {
+export function pageBody(
+  rows: JsonBytes[],
+  limit: number,
+  options: { compact?: boolean } = {},
+): Buffer {
   const nextCursor = nextCursorOf(rows, limit);
   const count = Math.min(rows.length, limit);
   const tail = Buffer.from(`],"pagination":${JSON.stringify({ nextCursor, limit })}}`);
@@ -56,7 +62,8 @@ export function pageBody(rows: JsonBytes[], limit: number): Buffer {
   let at = DATA_OPEN.copy(body, 0);
   for (let i = 0; i < count; i += 1) {
     if (i > 0) body[at++] = COMMA;
-    at = copyCompactJson(rows[i] as Buffer, body, at);
+    const row = rows[i] as Buffer;
+    at = options.compact ? at + row.copy(body, at) : copyCompactJson(row, body, at);
   }
   at += tail.copy(body, at);
   return body.subarray(0, at);

@@ -6,7 +6,15 @@ export function sendJson(reply: FastifyReply, status: number, json: string | Buf
   return reply.code(status).type('application/json; charset=utf-8').send(json);
 }
 
-/** `{"data": json}`; the JSON a repository built is made compact like every other answer. */
-export function sendData(reply: FastifyReply, status: number, json: string) {
-  return sendJson(reply, status, `{"data":${compactJson(json)}}`);
+/**
+ * `{"data": json}`; the JSON a repository built is made compact like every other answer, unless it
+ * is compact already (`compact: true`: a watch's or an alert's JSON, json-sql.ts, migration 033).
+ */
+export function sendData(
+  reply: FastifyReply,
+  status: number,
+  json: string,
+  options: { compact?: boolean } = {},
+) {
+  return sendJson(reply, status, `{"data":${options.compact ? json : compactJson(json)}}`);
 }

@@ -441,8 +441,9 @@ describe('the review desk in a browser', { skip }, () => {
     // Observe the real database's answers (nothing is replaced): the largest result the export
     // asked for must be one page, not the list.
     let largest = 0;
-    const query = server.db.query.bind(server.db);
-    server.db.query = async (text, params) => {
+    const db = server.requestDb;
+    const query = db.query.bind(db);
+    db.query = async (text, params) => {
       const rows = await query(text, params);
       if (text.includes('alert_notes')) largest = Math.max(largest, rows.length);
       return rows as never;
@@ -453,7 +454,7 @@ describe('the review desk in a browser', { skip }, () => {
       assert.equal(rows.length, total + 1);
       assert.equal(new Set(rows.slice(1).map((row) => row[0])).size, total, 'each alert once');
     } finally {
-      server.db.query = query;
+      db.query = query;
     }
     assert.ok(largest > 0 && largest <= EXPORT_PAGE_SIZE, `largest read: ${largest} rows`);
   });

@@ -37,6 +37,8 @@ export type RequestOptions = {
 export type TestServer = {
   app: FastifyInstance;
   db: Db;
+  /** The view of `db` with the statement deadline that every request reads through (app.ts). */
+  requestDb: Db;
   database: TestDatabase;
   baseUrl: string;
   make: ReturnType<typeof factories>;
@@ -73,9 +75,14 @@ export async function startTestServer(
     (process.env.REDIS_URL
       ? new RedisRateLimitStore(process.env.REDIS_URL)
       : new MemoryRateLimitStore());
+  // Nor over the statement deadline, on a machine busy with other test files: the tests of the
+  // deadline (database-faults) build their app with the service's default.
+  const statementTimeoutMs = options.app?.statementTimeoutMs ?? 30_000;
+  // Made here and handed to the app, so that a test can watch the statements of requests.
+  const requestDb = database.db.withStatementTimeout(statementTimeoutMs);
   const app = await buildApp({
     ...options.app,
-    db: database.db,
+    db: { ...database.db, withStatementTimeout: () => requestDb },
     logger: options.captureLogs
       ? createLogger(options.captureLevel ?? 'info', logSink)
       : createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
@@ -83,9 +90,7 @@ export async function startTestServer(
     // Tests that are not about the limits must not trip over them.
     rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
     failedAuthPerMinute: options.app?.failedAuthPerMinute ?? 100_000,
-    // Nor over the statement deadline, on a machine busy with other test files: the tests of the
-    // deadline (database-faults) build their app with the service's default.
-    statementTimeoutMs: options.app?.statementTimeoutMs ?? 30_000,
+    statementTimeoutMs,
     clock: options.clock,
     webhookAllowPrivateUrls: options.webhookAllowPrivateUrls,
   });
@@ -117,6 +122,7 @@ export async function startTestServer(
   return {
     app,
     db: database.db,
+    requestDb,
     database,
     baseUrl,
     make: factories(database.db),

@@ -3,13 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
-import {
-  connectPostgres,
-  type Db,
-  openDb,
-  StatementTimeoutError,
-  withStatementTimeout,
-} from '../../src/data/db.ts';
+import { connectPostgres, type Db, openDb, StatementTimeoutError } from '../../src/data/db.ts';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit/store.ts';
 import { createLogger } from '../../src/logger.ts';
 import { migrateDatabase } from '../../src/start/database.ts';
@@ -255,15 +249,13 @@ describe('the statement deadline of a request', () => {
     const { db } = database;
     const started = performance.now();
     await assert.rejects(
-      withStatementTimeout(200, () => db.query('SELECT pg_sleep(5)')),
+      db.withStatementTimeout(200).query('SELECT pg_sleep(5)'),
       StatementTimeoutError,
     );
     await assert.rejects(
-      withStatementTimeout(200, () =>
-        db.transaction(async (tx) => {
-          await tx.query('SELECT pg_sleep(5)');
-        }),
-      ),
+      db.withStatementTimeout(200).transaction(async (tx) => {
+        await tx.query('SELECT pg_sleep(5)');
+      }),
       StatementTimeoutError,
     );
     assert.ok(performance.now() - started < 2_000);
@@ -297,11 +289,9 @@ describe('the statement deadline of a request', () => {
       await watcher.end({ timeout: 1 });
     }
     await assert.rejects(
-      withStatementTimeout(200, () =>
-        db.transaction(async (tx) => {
-          await tx.exec('CREATE TABLE written_too_late (x int)');
-        }),
-      ),
+      db.withStatementTimeout(200).transaction(async (tx) => {
+        await tx.exec('CREATE TABLE written_too_late (x int)');
+      }),
       StatementTimeoutError,
     );
     await Promise.all(busy);
@@ -322,9 +312,9 @@ describe('the statement deadline of a request', () => {
   it('does not bound the embedded database, which runs in the process', {
     skip: process.env.DATABASE_URL ? 'the embedded database only' : false,
   }, async () => {
-    const rows = await withStatementTimeout(1, () =>
-      database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM generate_series(1, 200000)'),
-    );
+    const rows = await database.db
+      .withStatementTimeout(1)
+      .query<{ n: number }>('SELECT count(*)::int AS n FROM generate_series(1, 200000)');
     assert.equal(rows[0]?.n, 200_000);
   });
 });

@@ -40,7 +40,7 @@ describe('API answers are compact JSON', () => {
   it('watches, webhooks and alerts: create, list, get, update and delete', async () => {
     const watch = await createWatch(server, auth, { name: 'Acme : "Tools"' });
     const alertId = await server.make.makeAlert(watch.id, {
-      rawPayload: { note: 'a : b , c', nested: { list: [1, 2] } },
+      rawPayload: { note: 'a : b , c', nested: { list: [1, 2], none: null } },
     });
     const webhook = await server.request('POST', '/api/v1/webhooks', {
       headers: auth,
@@ -61,6 +61,24 @@ describe('API answers are compact JSON', () => {
       ['DELETE', `/api/v1/webhooks/${webhook.body.data.id}`],
       ['DELETE', `/api/v1/watches/${watch.id}`],
     ];
+    // Built compact by PostgreSQL, members in the order the API has always given them.
+    const got = await server.request('GET', `/api/v1/watches/${watch.id}`, { headers: auth });
+    assert.deepEqual(Object.keys(got.body.data), [
+      'id',
+      'watchType',
+      'name',
+      'attributes',
+      'sources',
+      'scanCadence',
+      'active',
+      'logoUrl',
+      'logoSt13',
+      'createdAt',
+      'lastScannedAt',
+      'mirrorCoveredUntil',
+      'alertCounts',
+    ]);
+    assert.deepEqual(Object.keys(got.body.data.alertCounts), ['unread', 'read', 'dismissed']);
     for (const [method, path, body] of requests) {
       const res = await server.request(method, path, { headers: auth, body });
       assert.ok(res.status < 300, `${method} ${path}: ${res.text}`);

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { listMigrations } from '../../src/data/migrate.ts';
 import { rekeyStoredMarks } from '../../src/data/upgrades.ts';
 import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alerts/assessment.ts';
+import { compactJson } from '../../src/json-text.ts';
 import { MATCH_KEYS_VERSION, matchKeys } from '../../src/matching/normalize.ts';
 import { migrateDatabase, UPGRADE_STEPS } from '../../src/start/database.ts';
 import { alertListChanges, ownerWithAlerts } from '../helpers/alert-lists.ts';
@@ -363,6 +364,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '030_alert_origin',
       '031_watch_alert_counts',
       '032_watch_related_classes',
+      '033_compact_alert_json',
       '035_mark_keys',
     ]);
 
@@ -541,9 +543,108 @@ describe('migrations: 017 builds the same alert JSON as before, faster', () => {
          FROM alerts a JOIN rebuilt r ON r.id = a.id ORDER BY a.id`,
     );
     assert.equal(pairs.length, 3);
-    // Migration 028 added hit.live after hit.status; the rest is 017's, byte for byte.
-    for (const p of pairs) assert.equal(p.now.replace('"live" : null, ', ''), p.then, p.id);
-    assert.match(pairs.map((p) => p.now).join(''), /"emailedAt" : "\d{4}-/);
+    // Migration 028 added hit.live after hit.status; since 033 the JSON is stored compact; the
+    // rest is 017's, byte for byte.
+    for (const p of pairs) {
+      assert.equal(p.now.replace('"live":null,', ''), compactJson(p.then), p.id);
+    }
+    assert.match(pairs.map((p) => p.now).join(''), /"emailedAt":"\d{4}-/);
+  });
+});
+
+describe('migrations: 033 stores the alert JSON compact', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  /** A function of a migration, from its file, under another name. */
+  function migrationFunction(version: string, name: string, renamed: string): string {
+    const sql = listMigrations().find((m) => m.version === version)?.sql ?? '';
+    const body = new RegExp(`CREATE (OR REPLACE )?FUNCTION ${name}\\(\\)[\\s\\S]*?\\$\\$;`).exec(
+      sql,
+    )?.[0];
+    assert.ok(body, `${version} defines ${name}`);
+    return body.replace(`${name}()`, `${renamed}()`);
+  }
+
+  it('gives alerts, new and updated, the JSON that 028 and 030 built, without its whitespace', async () => {
+    const { db } = database;
+    const make = factories(db);
+    const { principal } = await make.makeOwner();
+    const { id: watchId } = await make.makeWatch(principal, { name: 'Kestrel' });
+    // jsonb members whose value is null (printed member by member), nested arrays of objects,
+    // escapes, text with the separators in it, and numbers as jsonb keeps them.
+    const payloads = [
+      { markText: 'KESTREL', applicant: { name: 'A : B , C', address: null }, list: [] },
+      { nested: [{ a: null, b: [null, { c: null, d: 'x "y" \\ z' }] }, {}], n: [1.5, -0, 1e21] },
+      { text: 'ü € \u2028 \t tab\nline', empty: {}, deep: { deeper: { deepest: [[], [1, [2]]] } } },
+    ];
+    const ids = await make.makeAlerts(watchId, payloads.length, (i) => ({
+      markText: `KESTREL ${i}`,
+      rawPayload: payloads[i],
+      opposition: i === 0 ? null : { deadline: i === 1 ? null : '2026-12-01', office: 'EUIPO' },
+      registeredAt: i === 2 ? '2025-01-01T00:00:00.000Z' : null,
+      rationale: `**KESTREL** "${i}"\nline\t<b>`,
+    }));
+    await db.query(`UPDATE alerts SET state = 'read', emailed_at = now_ms() WHERE id = $1`, [
+      ids[0],
+    ]);
+    await db.exec(migrationFunction('028_live_or_dead', 'alerts_set_api_json', 'api_json_028'));
+    await db.exec(migrationFunction('030_alert_origin', 'alerts_add_origin_json', 'origin_030'));
+    await db.exec(
+      `CREATE TEMP TABLE rebuilt AS SELECT * FROM alerts WITH NO DATA;
+       CREATE TRIGGER rebuild BEFORE INSERT ON rebuilt FOR EACH ROW EXECUTE FUNCTION api_json_028();
+       CREATE TRIGGER rebuild_origin BEFORE INSERT ON rebuilt FOR EACH ROW
+         EXECUTE FUNCTION origin_030();`,
+    );
+    await db.query('INSERT INTO rebuilt SELECT * FROM alerts');
+    const pairs = await db.query<{ id: string; now: string; then: string }>(
+      `SELECT a.id, a.api_json AS now, r.api_json AS then
+         FROM alerts a JOIN rebuilt r ON r.id = a.id ORDER BY a.id`,
+    );
+    assert.equal(pairs.length, payloads.length);
+    for (const p of pairs) {
+      assert.match(p.then, /"id" : "alt_/, 'the function of 028 built it with spaces');
+      assert.equal(p.now, compactJson(p.then), p.id);
+    }
+  });
+});
+
+describe('migrations: 033 on alerts stored before it', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('rebuilds their JSON compact, members and values unchanged', async () => {
+    const { db } = database;
+    const before033 = listMigrations().filter((m) => m.version < '033');
+    for (const migration of before033) await db.exec(migration.sql);
+    const make = factories(db);
+    const { principal } = await make.makeOwner();
+    const { id: watchId } = await make.makeWatch(principal, { name: 'Osprey' });
+    const id = await make.makeAlert(watchId, {
+      rawPayload: { owner: { name: 'O : P, Q', city: null }, marks: [{ a: null }, 1.5] },
+    });
+    const read = async () =>
+      (
+        await db.query<{ json: string }>('SELECT api_json AS json FROM alerts WHERE id = $1', [id])
+      )[0]?.json ?? '';
+    const spaced = await read();
+    assert.match(spaced, /"id" : "alt_/);
+
+    await db.query(
+      'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const migration of before033) {
+      await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+    }
+    const applied = await migrateDatabase(db);
+    assert.ok(applied.includes('033_compact_alert_json'), applied.join(', '));
+    assert.equal(await read(), compactJson(spaced));
   });
 });
 

@@ -77,7 +77,8 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
     async listBody(principal: Principal, query: ListAlertsQuery): Promise<Buffer> {
       const after = positionFromCursor(query.cursor);
       const read = async () =>
-        pageBody(await listRows(principal.ownerId, query, after), query.limit);
+        // Each alert's JSON is stored compact (migration 033).
+        pageBody(await listRows(principal.ownerId, query, after), query.limit, { compact: true });
       if (pages === null) return read();
       const key = pageKey(principal.ownerId, query, after);
       if (!pages.askedBefore(key)) return read();

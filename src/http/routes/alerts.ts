@@ -16,6 +16,9 @@ import { sendData, sendJson } from '../reply.ts';
 import { AlertSchema, dataOf, errorResponses, idParams, listOf } from '../schemas.ts';
 import { withValidationOptions } from '../validation.ts';
 
+// An alert's JSON is stored compact (migration 033).
+const COMPACT = { compact: true };
+
 const stateEnum = z.enum(ALERT_STATES, { error: 'Expected one of unread, read, dismissed.' });
 
 const SEVERITY_LIST = new RegExp(
@@ -109,7 +112,12 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
       response: { 200: dataOf(AlertSchema, alertExample), ...errorResponses(401, 403, 404, 429) },
     },
     handler: async (request, reply) => {
-      return sendData(reply, 200, await alerts.get(principalOf(request), request.params.id));
+      return sendData(
+        reply,
+        200,
+        await alerts.get(principalOf(request), request.params.id),
+        COMPACT,
+      );
     },
   });
 
@@ -135,7 +143,7 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertService) {
         request.params.id,
         request.body.state,
       );
-      return sendData(reply, 200, json);
+      return sendData(reply, 200, json, COMPACT);
     },
   });
 }

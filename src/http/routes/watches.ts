@@ -17,6 +17,9 @@ import { sendData, sendJson } from '../reply.ts';
 import { dataOf, errorResponses, idParams, listOf, WatchSchema } from '../schemas.ts';
 import { withValidationOptions } from '../validation.ts';
 
+// A watch's JSON is built compact by PostgreSQL (WATCH_JSON in json-sql.ts).
+const COMPACT = { compact: true };
+
 const listQuery = z.object({
   limit: limitParam,
   cursor: cursorParam,
@@ -51,7 +54,7 @@ function watchCollectionRoutes(app: FastifyInstance, watches: WatchService) {
     },
     handler: async (request, reply) => {
       const rows = await watches.list(principalOf(request), request.query);
-      return sendJson(reply, 200, pageBody(rows, request.query.limit));
+      return sendJson(reply, 200, pageBody(rows, request.query.limit, COMPACT));
     },
   });
 
@@ -72,7 +75,7 @@ function watchCollectionRoutes(app: FastifyInstance, watches: WatchService) {
     },
     handler: async (request, reply) => {
       const json = await watches.create(principalOf(request), request.body);
-      return sendData(reply, 201, json);
+      return sendData(reply, 201, json, COMPACT);
     },
   });
 }
@@ -94,7 +97,12 @@ function watchItemRoutes(app: FastifyInstance, watches: WatchService) {
       response: { 200: dataOf(WatchSchema, watchExample), ...errorResponses(401, 403, 404, 429) },
     },
     handler: async (request, reply) => {
-      return sendData(reply, 200, await watches.get(principalOf(request), request.params.id));
+      return sendData(
+        reply,
+        200,
+        await watches.get(principalOf(request), request.params.id),
+        COMPACT,
+      );
     },
   });
 
@@ -116,7 +124,7 @@ function watchItemRoutes(app: FastifyInstance, watches: WatchService) {
     },
     handler: async (request, reply) => {
       const json = await watches.update(principalOf(request), request.params.id, request.body);
-      return sendData(reply, 200, json);
+      return sendData(reply, 200, json, COMPACT);
     },
   });
 
@@ -136,6 +144,7 @@ function watchItemRoutes(app: FastifyInstance, watches: WatchService) {
         reply,
         200,
         await watches.deactivate(principalOf(request), request.params.id),
+        COMPACT,
       );
     },
   });
