@@ -1,3 +1,4 @@
+import type { ListReads } from '../data/replica.ts';
 import type { JsonBytes } from '../data/repositories/json-sql.ts';
 import { copyCompactJson } from '../json-text.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -5,6 +6,17 @@ import { ApiError } from './errors.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
+
+/**
+ * `mayLag`: the list may be read from the standby, a second stale (the API's lists). The
+ * dashboard's lists read the primary: a page shows them beside counts read there.
+ */
+export type ListSource = { mayLag?: boolean };
+
+export type ListServiceOptions = {
+  /** Where the lists that may lag are read (data/replica.ts); default: the primary. */
+  lists?: ListReads;
+};
 
 /** Cursor text → keyset position; a cursor we did not issue is a malformed query. */
 export function positionFromCursor(cursor: string | undefined) {

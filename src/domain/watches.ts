@@ -1,8 +1,9 @@
 import type { Db } from '../data/db.ts';
+import { listReads, primaryOnly } from '../data/replica.ts';
 import * as repo from '../data/repositories/watches.ts';
 import { notFound, quotaExceeded, validationError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
-import { positionFromCursor } from './pagination.ts';
+import { type ListServiceOptions, type ListSource, positionFromCursor } from './pagination.ts';
 import { type Cadence, isFasterThanAllowed, type Plan, TIER_LABEL } from './plans.ts';
 import type { Principal } from './principal.ts';
 import { type CreateWatchInput, SOURCES_BY_TYPE, type UpdateWatchInput } from './watch-input.ts';
@@ -22,16 +23,18 @@ export type ListWatchesQuery = {
   active?: boolean | undefined;
 };
 
-export function createWatchService(db: Db) {
+export function createWatchService(db: Db, options: ListServiceOptions = {}) {
   const watchJson = repo.createWatchJsonLookup(db);
+  const lists = options.lists ?? listReads(primaryOnly(db));
   return {
     /** Active watches of the caller's owner: what the plan's cap counts. */
     countActive(principal: Principal): Promise<number> {
       return repo.countActiveWatches(db, principal.ownerId);
     },
 
-    async list(principal: Principal, query: ListWatchesQuery) {
-      return repo.listWatchesJson(db, {
+    async list(principal: Principal, query: ListWatchesQuery, source: ListSource = {}) {
+      const from = source.mayLag ? await lists.forOwner(principal.ownerId) : db;
+      return repo.listWatchesJson(from, {
         ownerId: principal.ownerId,
         watchType: query.watchType,
         active: query.active,

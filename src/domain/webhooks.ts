@@ -1,16 +1,17 @@
 import type { Db } from '../data/db.ts';
+import { listReads, primaryOnly } from '../data/replica.ts';
 import * as repo from '../data/repositories/webhooks.ts';
 import { refusedUrlReason } from '../webhooks/http-post.ts';
 import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { notFound, quotaExceeded, validationError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
-import { positionFromCursor } from './pagination.ts';
+import { type ListServiceOptions, type ListSource, positionFromCursor } from './pagination.ts';
 import { type Plan, TIER_LABEL } from './plans.ts';
 import type { Principal } from './principal.ts';
 import { enqueueTestEvent } from './webhook-events.ts';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook-input.ts';
 
-export type WebhookServiceOptions = {
+export type WebhookServiceOptions = ListServiceOptions & {
   /** WEBHOOK_ALLOW_PRIVATE_URLS: http:// and private addresses accepted (self-hosting, tests). */
   allowPrivateUrls: boolean;
 };
@@ -60,6 +61,7 @@ function checkWebhookUrl(url: string | undefined, allowPrivateUrls: boolean) {
  */
 export function createWebhookService(db: Db, options: WebhookServiceOptions) {
   const webhookJson = repo.createWebhookJsonLookup(db);
+  const lists = options.lists ?? listReads(primaryOnly(db));
 
   const checkUrl = (url: string | undefined) => checkWebhookUrl(url, options.allowPrivateUrls);
 
@@ -73,8 +75,9 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
   return {
     get,
 
-    list(principal: Principal, query: ListQuery) {
-      return repo.listWebhooksJson(db, {
+    async list(principal: Principal, query: ListQuery, source: ListSource = {}) {
+      const from = source.mayLag ? await lists.forOwner(principal.ownerId) : db;
+      return repo.listWebhooksJson(from, {
         ownerId: principal.ownerId,
         after: positionFromCursor(query.cursor),
         limit: query.limit,

@@ -81,10 +81,14 @@ describe('scans on a hot standby', {
     cluster?.destroy();
   });
 
-  /** Waits until the standby has replayed everything the primary has written so far. */
+  /**
+   * Waits until the standby has replayed everything the primary has written so far: up to the
+   * insert position, since the clusters commit asynchronously (synchronous_commit=off), so the
+   * last commit may not have been written out yet.
+   */
   const caughtUp = async () => {
     const [primaryAt] = await primary.query<{ lsn: string }>(
-      'SELECT pg_current_wal_lsn()::text AS lsn',
+      'SELECT pg_current_wal_insert_lsn()::text AS lsn',
     );
     await eventually('the standby to replay what the primary wrote', async () => {
       const [row] = await standby.query<{ done: boolean }>(
