@@ -363,6 +363,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '030_alert_origin',
       '031_watch_alert_counts',
       '032_watch_related_classes',
+      '034_initial_load_feed',
     ]);
 
     const [mark] = await db.query<{ tokens: string[]; codes: string[]; seq: string }>(
