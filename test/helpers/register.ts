@@ -72,3 +72,13 @@ export async function bandMismatches(db: Queryable) {
             IS DISTINCT FROM (b.compact_text, b.compact_len, b.class_keys, b.coverage_keys)`,
   );
 }
+
+/** The candidate (GIN) indexes of the mirror as PostgreSQL prints them (an initial load drops them). */
+export async function candidateIndexes(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ def: string }>(
+    `SELECT indexdef AS def FROM pg_indexes
+      WHERE tablename IN ('marks', 'mark_band') AND indexdef LIKE '% USING gin %'
+      ORDER BY indexname`,
+  );
+  return rows.map((row) => row.def);
+}

@@ -17,6 +17,7 @@ import { type FeedServer, zipOf } from '../helpers/feed-server.ts';
 import {
   bandMismatches,
   importRecords,
+  candidateIndexes as indexesOf,
   makeRecord,
   recountedWordCounts,
   storedWordCounts,
@@ -42,14 +43,7 @@ describe("a feed's first sync into an empty register mirror", () => {
   let migratedIndexes: string[];
   const files: Record<string, Buffer> = {};
 
-  const candidateIndexes = async () =>
-    (
-      await db.query<{ def: string }>(
-        `SELECT indexdef AS def FROM pg_indexes
-          WHERE tablename IN ('marks', 'mark_band') AND indexdef LIKE '% USING gin %'
-          ORDER BY indexname`,
-      )
-    ).map((row) => row.def);
+  const candidateIndexes = () => indexesOf(db);
   const loadingBy = async () =>
     (await db.query<{ feed: string | null }>('SELECT feed FROM mirror_initial_load'))[0]?.feed;
   const markCount = async () => (await db.query('SELECT 1 FROM marks')).length;

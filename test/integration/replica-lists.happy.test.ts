@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
-import type { Clock } from '../../src/clock.ts';
-import { type Db, openDb } from '../../src/data/db.ts';
-import { openReadReplica, type ReadReplica } from '../../src/data/replica.ts';
+import type { Db } from '../../src/data/db.ts';
 import { MemoryRateLimitStore } from '../../src/http/rate-limit/store.ts';
 import { createLogger } from '../../src/logger.ts';
-import { migrateDatabase } from '../../src/start/database.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { factories, principalFor } from '../helpers/factories.ts';
 import { postgresOnly } from '../helpers/postgres-only.ts';
-import { type ReplicaCluster, startReplicaCluster } from '../helpers/replica-cluster.ts';
+import { type ReplicaCluster, replicaSuite } from '../helpers/replica-cluster.ts';
 import { validWatch } from '../helpers/server.ts';
 
 type Auth = { authorization: string };
@@ -25,43 +21,17 @@ describe('API lists on a hot standby', {
   skip: postgresOnly('starts PostgreSQL clusters of its own'),
 }, () => {
   const MAX_LAG_SECONDS = 5;
-  let cluster: ReplicaCluster | undefined;
+  const suite = replicaSuite(MAX_LAG_SECONDS);
+  const { clock, later, lines, warnings, caughtUp, pauseReplay, resumeReplay } = suite;
   let primary: Db;
-  let standby: Db;
-  let reads: ReadReplica;
+  let cluster: ReplicaCluster;
   let app: FastifyInstance;
-  let now = Date.now();
-  const clock: Clock = { now: () => now };
-  /** Moves the clock on, so that the next list measures the standby again. */
-  const later = (seconds: number) => {
-    now += seconds * 1000;
-  };
-  const lines: string[] = [];
 
   before(async () => {
-    cluster = await startReplicaCluster();
-    primary = await openDb({ databaseUrl: cluster.primaryUrl, dataDir: '' });
-    standby = await openDb({ databaseUrl: cluster.standbyUrl, dataDir: '' });
-    await migrateDatabase(primary);
-    const logger = createLogger(
-      'info',
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    );
-    reads = await openReadReplica({
-      primary,
-      url: cluster.standbyUrl,
-      maxLagSeconds: MAX_LAG_SECONDS,
-      clock,
-      logger,
-    });
+    ({ primary, cluster } = suite);
     app = await buildApp({
       db: primary,
-      reads,
+      reads: suite.reads,
       logger: createLogger('silent'),
       rateLimit: new MemoryRateLimitStore(),
       rateLimitPerMinute: 100_000,
@@ -69,15 +39,7 @@ describe('API lists on a hot standby', {
       clock,
     });
   });
-
-  after(async () => {
-    // Each step runs whatever failed before it: the clusters are always stopped and deleted.
-    await app?.close().catch(() => {});
-    await reads?.close().catch(() => {});
-    await standby?.close().catch(() => {});
-    await primary?.close().catch(() => {});
-    cluster?.destroy();
-  });
+  after(() => app?.close());
 
   const makeOwner = async (): Promise<Owner> => {
     const make = factories(primary);
@@ -100,23 +62,6 @@ describe('API lists on a hot standby', {
   };
   const ids = async (auth: Auth, url: string) =>
     ((await call(auth, 'GET', url)).data as { id: string }[]).map((item) => item.id);
-  /**
-   * Waits until the standby has replayed everything the primary has written so far: up to the
-   * insert position, since the clusters commit asynchronously (synchronous_commit=off), so the
-   * last commit may not have been written out yet.
-   */
-  const caughtUp = async () => {
-    const [primaryAt] = await primary.query<{ lsn: string }>(
-      'SELECT pg_current_wal_insert_lsn()::text AS lsn',
-    );
-    await eventually('the standby to replay what the primary wrote', async () => {
-      const [row] = await standby.query<{ done: boolean }>(
-        'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done',
-        [primaryAt?.lsn],
-      );
-      return row?.done === true;
-    });
-  };
   /** Waits until the primary has written out its WAL (asynchronous commits), as the lag sees it. */
   const writtenOut = async () => {
     const [at] = await primary.query<{ lsn: string }>(
@@ -130,17 +75,6 @@ describe('API lists on a hot standby', {
       return row?.done === true;
     });
   };
-  const pauseReplay = async () => {
-    await standby.query('SELECT pg_wal_replay_pause()');
-    await eventually('replay to pause', async () => {
-      const [row] = await standby.query<{ state: string }>(
-        'SELECT pg_get_wal_replay_pause_state() AS state',
-      );
-      return row?.state === 'paused';
-    });
-  };
-  const resumeReplay = () => standby.query('SELECT pg_wal_replay_resume()');
-  const warnings = () => lines.filter((line) => JSON.parse(line).level === 40);
 
   it('lists read the standby; single resources the primary; a client sees its own writes in its lists', async () => {
     const [writer, other] = [await makeOwner(), await makeOwner()];
@@ -209,7 +143,9 @@ describe('API lists on a hot standby', {
     await caughtUp();
     later(11);
     assert.deepEqual(await ids(owner.auth, '/watches'), [watch.id]);
-    assert.ok(lines.some((l) => JSON.parse(l).msg.startsWith('reading from the standby again')));
+    assert.ok(
+      lines.some((l: string) => JSON.parse(l).msg.startsWith('reading from the standby again')),
+    );
   });
 
   it('a stopped standby: lists read the primary, with one warning line and no secret', async () => {
