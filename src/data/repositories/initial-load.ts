@@ -19,13 +19,9 @@ const CANDIDATE_INDEXES = `SELECT pg_get_indexdef(i.indexrelid) AS definition,
    AND am.amname = 'gin' AND NOT i.indisunique
  ORDER BY c.relname`;
 
-/** An initial load has begun and not finished: the candidate indexes are missing. */
-export async function initialLoadPending(db: Queryable): Promise<boolean> {
-  return (await initialLoadInProgress(db)) !== null;
-}
-
 /**
- * The initial load that has begun and not finished, and who began it (migration 034): a feed's
+ * The initial load that has begun and not finished (the candidate indexes are missing), and who
+ * began it (migration 034): a feed's
  * first sync (its name) or `marks import --initial` (null); null when there is none.
  */
 export async function initialLoadInProgress(
