@@ -1,3 +1,4 @@
+import type { Db } from '../data/db.ts';
 import type { ListReads } from '../data/replica.ts';
 import type { JsonBytes } from '../data/repositories/json-sql.ts';
 import { copyCompactJson } from '../json-text.ts';
@@ -17,6 +18,16 @@ export type ListServiceOptions = {
   /** Where the lists that may lag are read (data/replica.ts); default: the primary. */
   lists?: ListReads;
 };
+
+/** The database one list of `ownerId`'s is read from: the standby when it may lag, else `db`. */
+export async function listDb(
+  db: Db,
+  options: ListServiceOptions,
+  ownerId: string,
+  source: ListSource,
+): Promise<Db> {
+  return source.mayLag && options.lists ? options.lists.forOwner(ownerId) : db;
+}
 
 /** Cursor text → keyset position; a cursor we did not issue is a malformed query. */
 export function positionFromCursor(cursor: string | undefined) {

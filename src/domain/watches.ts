@@ -1,9 +1,13 @@
 import type { Db } from '../data/db.ts';
-import { listReads, primaryOnly } from '../data/replica.ts';
 import * as repo from '../data/repositories/watches.ts';
 import { notFound, quotaExceeded, validationError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
-import { type ListServiceOptions, type ListSource, positionFromCursor } from './pagination.ts';
+import {
+  type ListServiceOptions,
+  type ListSource,
+  listDb,
+  positionFromCursor,
+} from './pagination.ts';
 import { type Cadence, isFasterThanAllowed, type Plan, TIER_LABEL } from './plans.ts';
 import type { Principal } from './principal.ts';
 import { type CreateWatchInput, SOURCES_BY_TYPE, type UpdateWatchInput } from './watch-input.ts';
@@ -25,7 +29,6 @@ export type ListWatchesQuery = {
 
 export function createWatchService(db: Db, options: ListServiceOptions = {}) {
   const watchJson = repo.createWatchJsonLookup(db);
-  const lists = options.lists ?? listReads(primaryOnly(db));
   return {
     /** Active watches of the caller's owner: what the plan's cap counts. */
     countActive(principal: Principal): Promise<number> {
@@ -33,8 +36,7 @@ export function createWatchService(db: Db, options: ListServiceOptions = {}) {
     },
 
     async list(principal: Principal, query: ListWatchesQuery, source: ListSource = {}) {
-      const from = source.mayLag ? await lists.forOwner(principal.ownerId) : db;
-      return repo.listWatchesJson(from, {
+      return repo.listWatchesJson(await listDb(db, options, principal.ownerId, source), {
         ownerId: principal.ownerId,
         watchType: query.watchType,
         active: query.active,

@@ -1,11 +1,15 @@
 import type { Db } from '../data/db.ts';
-import { listReads, primaryOnly } from '../data/replica.ts';
 import * as repo from '../data/repositories/webhooks.ts';
 import { refusedUrlReason } from '../webhooks/http-post.ts';
 import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { notFound, quotaExceeded, validationError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
-import { type ListServiceOptions, type ListSource, positionFromCursor } from './pagination.ts';
+import {
+  type ListServiceOptions,
+  type ListSource,
+  listDb,
+  positionFromCursor,
+} from './pagination.ts';
 import { type Plan, TIER_LABEL } from './plans.ts';
 import type { Principal } from './principal.ts';
 import { enqueueTestEvent } from './webhook-events.ts';
@@ -61,7 +65,6 @@ function checkWebhookUrl(url: string | undefined, allowPrivateUrls: boolean) {
  */
 export function createWebhookService(db: Db, options: WebhookServiceOptions) {
   const webhookJson = repo.createWebhookJsonLookup(db);
-  const lists = options.lists ?? listReads(primaryOnly(db));
 
   const checkUrl = (url: string | undefined) => checkWebhookUrl(url, options.allowPrivateUrls);
 
@@ -76,8 +79,7 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
     get,
 
     async list(principal: Principal, query: ListQuery, source: ListSource = {}) {
-      const from = source.mayLag ? await lists.forOwner(principal.ownerId) : db;
-      return repo.listWebhooksJson(from, {
+      return repo.listWebhooksJson(await listDb(db, options, principal.ownerId, source), {
         ownerId: principal.ownerId,
         after: positionFromCursor(query.cursor),
         limit: query.limit,
