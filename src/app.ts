@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { type Clock, systemClock } from './clock.ts';
 import { dashboardPlugin } from './dashboard/plugin.ts';
 import type { Db } from './data/db.ts';
+import { type ListReads, listReads, primaryOnly, type ReadReplica } from './data/replica.ts';
 import { createAccountService } from './domain/accounts.ts';
 import { createAlertReviewService } from './domain/alerts/review.ts';
 import { createAlertService } from './domain/alerts/service.ts';
@@ -41,6 +42,11 @@ import { DEFAULT_POLL_SECONDS } from './runner.ts';
 
 export type AppDeps = {
   db: Db;
+  /**
+   * Where the API reads its lists (DATABASE_REPLICA_URL: a standby, data/replica.ts); default: `db`.
+   * Everything else, authentication included, reads and writes `db`.
+   */
+  reads?: ReadReplica;
   logger: Logger;
   rateLimit: RateLimitStore;
   rateLimitPerMinute: number;
@@ -119,14 +125,15 @@ function createFastify(deps: AppDeps): FastifyInstance {
 }
 
 /** Every domain service, built once and handed to the routes. */
-function createServices(deps: AppDeps, clock: Clock) {
+function createServices(deps: AppDeps, clock: Clock, lists: ListReads) {
   return {
     accounts: createAccountService(deps.db),
-    watches: createWatchService(deps.db),
-    alerts: createAlertService(deps.db, { pageCacheBytes: deps.alertListCacheBytes }),
+    watches: createWatchService(deps.db, { lists }),
+    alerts: createAlertService(deps.db, { pageCacheBytes: deps.alertListCacheBytes, lists }),
     review: createAlertReviewService(deps.db, clock),
     webhooks: createWebhookService(deps.db, {
       allowPrivateUrls: deps.webhookAllowPrivateUrls ?? false,
+      lists,
     }),
     sessions: createSessionService({ db: deps.db, clock }),
     signIn: createSignInService({ db: deps.db, clock }),
@@ -153,6 +160,25 @@ function refuseWhileClosing(app: FastifyInstance) {
         headers: { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS) },
       });
     }
+  });
+}
+
+/** Methods that never write. */
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Read-your-writes for the lists read from a standby: before the answer to a request that may have
+ * written (any other method, by an API key or a dashboard session) leaves, the primary's position
+ * is noted for the owner, whose lists then read the primary until the standby has replayed it.
+ * Refused requests (4xx) wrote nothing; a 5xx may have failed after its commit.
+ */
+function noteOwnerWrites(app: FastifyInstance, lists: ListReads) {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (READ_ONLY_METHODS.has(request.method)) return payload;
+    if (reply.statusCode >= 400 && reply.statusCode < 500) return payload;
+    const ownerId = (request.principal ?? request.dashboardSession?.principal)?.ownerId;
+    if (ownerId !== undefined) await lists.wrote(ownerId);
+    return payload;
   });
 }
 
@@ -205,14 +231,17 @@ function apiPlugin(deps: AppDeps, services: Services, clock: Clock) {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = createFastify(deps);
   const clock = deps.clock ?? systemClock;
-  // Everything that serves requests reads the database through this view, so that every
-  // statement of a request (its authentication included) has the deadline: a frozen database
-  // costs a request a 503 after it, never a wait without end.
-  const db = deps.db.withStatementTimeout(deps.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-  const services = createServices({ ...deps, db }, clock);
+  // Everything that serves requests reads the database through views with this deadline, so that
+  // every statement of a request (its authentication and its lists on a standby included) has it:
+  // a frozen database costs a request a 503 after it, never a wait without end.
+  const statementTimeoutMs = deps.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const db = deps.db.withStatementTimeout(statementTimeoutMs);
+  const lists = listReads(deps.reads ?? primaryOnly(deps.db), statementTimeoutMs);
+  const services = createServices({ ...deps, db }, clock, lists);
 
   app.decorateRequest('principal', null);
   refuseWhileClosing(app);
+  noteOwnerWrites(app, lists);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are serialised by PostgreSQL or JSON.stringify; response schemas only document them.
   app.setSerializerCompiler(

@@ -218,7 +218,8 @@ export type Config = {
   databaseUrl: string | undefined;
   /**
    * A hot standby of DATABASE_URL (DATABASE_REPLICA_URL) that scans read the register mirror
-   * from; every write still goes to DATABASE_URL. Unset: everything reads the primary.
+   * from, and the API its lists; every write still goes to DATABASE_URL. Unset: everything reads
+   * the primary.
    */
   databaseReplicaUrl: string | undefined;
   /** Beyond this lag (or when it cannot be reached) the standby's reads go to the primary. */

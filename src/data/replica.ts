@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import { isDependencyOutage } from '../outage.ts';
@@ -16,13 +17,19 @@ import { type Db, openDb, type Queryable } from './db.ts';
  * primary (it holds all the standby holds), never the other way within one unit of work.
  */
 export type ReadReplica = {
-  choose(): Promise<Db>;
+  /**
+   * The database for one unit of work. With `replayed`, the standby only if it had replayed that
+   * WAL position (a `writePosition()`) when it was last measured: a reader's own write.
+   */
+  choose(options?: { replayed?: bigint }): Promise<Db>;
+  /** The primary's WAL position now, after a write committed; null without a standby. */
+  writePosition(): Promise<bigint | null>;
   close(): Promise<void>;
 };
 
 /** Without a standby: everything reads the primary. */
 export function primaryOnly(primary: Db): ReadReplica {
-  return { choose: async () => primary, close: async () => {} };
+  return { choose: async () => primary, writePosition: async () => null, close: async () => {} };
 }
 
 /** How often the standby's lag is measured (at most; only when a unit of work asks). */
@@ -74,7 +81,7 @@ async function measureLag(
   standby: Queryable,
   samples: Sample[],
   now: number,
-): Promise<number | null> {
+): Promise<{ lagMs: number; replayed: bigint } | null> {
   const [state] = await standby.query<{ recovering: boolean; replayed: string | null }>(
     'SELECT pg_is_in_recovery() AS recovering, pg_last_wal_replay_lsn()::text AS replayed',
   );
@@ -93,7 +100,7 @@ async function measureLag(
     samples.push({ at: now, lsn: position });
     if (samples.length > MAX_SAMPLES) samples.splice(1, 1);
   }
-  return lagMs;
+  return { lagMs, replayed };
 }
 
 /** Opens the standby's pool; `choose()` measures its lag at most once a second. */
@@ -105,6 +112,8 @@ export async function openReadReplica(options: ReplicaOptions): Promise<ReadRepl
     maxConnections: options.maxConnections ?? 10,
   });
   const samples: Sample[] = [];
+  /** The standby's replay position at its last measurement. */
+  let replayed = 0n;
   let checkedAt = Number.NEGATIVE_INFINITY;
   let health: Health = { usable: true };
   let checking: Promise<void> | null = null;
@@ -123,7 +132,9 @@ export async function openReadReplica(options: ReplicaOptions): Promise<ReadRepl
   const check = async () => {
     const now = clock.now();
     try {
-      const lagMs = await measureLag(primary, standby, samples, now);
+      const measured = await measureLag(primary, standby, samples, now);
+      if (measured !== null) replayed = measured.replayed;
+      const lagMs = measured?.lagMs ?? null;
       if (lagMs === null) {
         setHealth({ usable: false, reason: 'DATABASE_REPLICA_URL is not a standby in recovery' });
       } else if (lagMs > options.maxLagSeconds * 1000) {
@@ -148,7 +159,7 @@ export async function openReadReplica(options: ReplicaOptions): Promise<ReadRepl
   });
 
   return {
-    async choose() {
+    async choose(options = {}) {
       const every = health.usable ? CHECK_EVERY_MS : RECHECK_UNUSABLE_MS;
       if (clock.now() - checkedAt >= every) {
         // Concurrent callers share one measurement.
@@ -158,7 +169,16 @@ export async function openReadReplica(options: ReplicaOptions): Promise<ReadRepl
         });
         await checking;
       }
-      return health.usable ? reads : primary;
+      const { replayed: needed } = options;
+      return health.usable && (needed === undefined || replayed >= needed) ? reads : primary;
+    },
+    async writePosition() {
+      // The insert position: with synchronous_commit=off, a commit that has returned may not have
+      // been written out yet, and the write position would lie before it.
+      const [row] = await primary.query<{ lsn: string }>(
+        'SELECT pg_current_wal_insert_lsn()::text AS lsn',
+      );
+      return row ? lsnOf(row.lsn) : null;
     },
     close: () => standby.close(),
   };
@@ -190,5 +210,42 @@ function fallingBack(standby: Db, primary: Db, lost: () => void): Db {
     withStatementTimeout: (ms) =>
       fallingBack(standby.withStatementTimeout(ms), primary.withStatementTimeout(ms), lost),
     close: async () => {},
+  };
+}
+
+/**
+ * Where the API reads an owner's lists (watches, alerts, webhooks), which may be a second stale:
+ * the standby, except for an owner who has written something the standby had not replayed when it
+ * was last measured. Their lists read the primary until it has, so a client sees its own writes
+ * in its lists. Only writes made through this process are known: see docs/operations.md.
+ */
+export type ListReads = {
+  /** The database for one list of `ownerId`'s. */
+  forOwner(ownerId: string): Promise<Db>;
+  /** After a request of `ownerId`'s that may have written: its position on the primary. */
+  wrote(ownerId: string): Promise<void>;
+};
+
+/**
+ * Owners whose last write is remembered. One forgotten (this many others wrote after it) reads the
+ * standby at once, at worst a second stale: the limit bounds memory, about 150 bytes an owner.
+ */
+const MAX_WRITERS = 50_000;
+/** A position no standby reaches: the owner's lists read the primary until its next write. */
+const NEVER_REPLAYED = (1n << 64n) - 1n;
+
+export function listReads(reads: ReadReplica, statementTimeoutMs?: number): ListReads {
+  const written = new LRUCache<string, bigint>({ max: MAX_WRITERS });
+  return {
+    async forOwner(ownerId) {
+      const db = await reads.choose({ replayed: written.get(ownerId) });
+      return statementTimeoutMs === undefined ? db : db.withStatementTimeout(statementTimeoutMs);
+    },
+    async wrote(ownerId) {
+      // The position cannot be read (the primary is failing): to be safe the owner's lists stay
+      // on the primary, which then answers or fails as the write did.
+      const position = await reads.writePosition().catch(() => NEVER_REPLAYED);
+      if (position !== null) written.set(ownerId, position);
+    },
   };
 }

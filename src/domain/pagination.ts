@@ -1,3 +1,5 @@
+import type { Db } from '../data/db.ts';
+import type { ListReads } from '../data/replica.ts';
 import type { JsonBytes } from '../data/repositories/json-sql.ts';
 import { copyCompactJson } from '../json-text.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -5,6 +7,27 @@ import { ApiError } from './errors.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
+
+/**
+ * `mayLag`: the list may be read from the standby, a second stale (the API's lists). The
+ * dashboard's lists read the primary: a page shows them beside counts read there.
+ */
+export type ListSource = { mayLag?: boolean };
+
+export type ListServiceOptions = {
+  /** Where the lists that may lag are read (data/replica.ts); default: the primary. */
+  lists?: ListReads;
+};
+
+/** The database one list of `ownerId`'s is read from: the standby when it may lag, else `db`. */
+export async function listDb(
+  db: Db,
+  options: ListServiceOptions,
+  ownerId: string,
+  source: ListSource,
+): Promise<Db> {
+  return source.mayLag && options.lists ? options.lists.forOwner(ownerId) : db;
+}
 
 /** Cursor text → keyset position; a cursor we did not issue is a malformed query. */
 export function positionFromCursor(cursor: string | undefined) {

@@ -2,7 +2,12 @@ import type { Db } from '../data/db.ts';
 import * as repo from '../data/repositories/watches.ts';
 import { notFound, quotaExceeded, validationError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
-import { positionFromCursor } from './pagination.ts';
+import {
+  type ListServiceOptions,
+  type ListSource,
+  listDb,
+  positionFromCursor,
+} from './pagination.ts';
 import { type Cadence, isFasterThanAllowed, type Plan, TIER_LABEL } from './plans.ts';
 import type { Principal } from './principal.ts';
 import { type CreateWatchInput, SOURCES_BY_TYPE, type UpdateWatchInput } from './watch-input.ts';
@@ -22,7 +27,7 @@ export type ListWatchesQuery = {
   active?: boolean | undefined;
 };
 
-export function createWatchService(db: Db) {
+export function createWatchService(db: Db, options: ListServiceOptions = {}) {
   const watchJson = repo.createWatchJsonLookup(db);
   return {
     /** Active watches of the caller's owner: what the plan's cap counts. */
@@ -30,8 +35,8 @@ export function createWatchService(db: Db) {
       return repo.countActiveWatches(db, principal.ownerId);
     },
 
-    async list(principal: Principal, query: ListWatchesQuery) {
-      return repo.listWatchesJson(db, {
+    async list(principal: Principal, query: ListWatchesQuery, source: ListSource = {}) {
+      return repo.listWatchesJson(await listDb(db, options, principal.ownerId, source), {
         ownerId: principal.ownerId,
         watchType: query.watchType,
         active: query.active,

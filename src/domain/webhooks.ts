@@ -4,13 +4,18 @@ import { refusedUrlReason } from '../webhooks/http-post.ts';
 import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { notFound, quotaExceeded, validationError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
-import { positionFromCursor } from './pagination.ts';
+import {
+  type ListServiceOptions,
+  type ListSource,
+  listDb,
+  positionFromCursor,
+} from './pagination.ts';
 import { type Plan, TIER_LABEL } from './plans.ts';
 import type { Principal } from './principal.ts';
 import { enqueueTestEvent } from './webhook-events.ts';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook-input.ts';
 
-export type WebhookServiceOptions = {
+export type WebhookServiceOptions = ListServiceOptions & {
   /** WEBHOOK_ALLOW_PRIVATE_URLS: http:// and private addresses accepted (self-hosting, tests). */
   allowPrivateUrls: boolean;
 };
@@ -73,8 +78,8 @@ export function createWebhookService(db: Db, options: WebhookServiceOptions) {
   return {
     get,
 
-    list(principal: Principal, query: ListQuery) {
-      return repo.listWebhooksJson(db, {
+    async list(principal: Principal, query: ListQuery, source: ListSource = {}) {
+      return repo.listWebhooksJson(await listDb(db, options, principal.ownerId, source), {
         ownerId: principal.ownerId,
         after: positionFromCursor(query.cursor),
         limit: query.limit,

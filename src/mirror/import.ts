@@ -2,7 +2,7 @@ import type { Db } from '../data/db.ts';
 import {
   beginInitialLoad,
   finishInitialLoad,
-  initialLoadPending,
+  initialLoadInProgress,
 } from '../data/repositories/initial-load.ts';
 import {
   deleteMarks,
@@ -54,6 +54,11 @@ export type ImportOptions = {
    * finished. Run again after an interruption, it resumes (see beginInitialLoad).
    */
   initial?: boolean;
+  /**
+   * The records go into an initial load that the caller began and finishes (a feed's first sync,
+   * sync.ts): written as `initial` writes them, the load neither begun nor finished here.
+   */
+  partOfInitialLoad?: boolean;
 };
 
 /**
@@ -142,6 +147,11 @@ class BatchWriter {
     return this.#batches;
   }
 
+  /** Part of an initial load: the words are counted once at its end, not batch by batch. */
+  get #initial(): boolean {
+    return this.options.initial === true || this.options.partOfInitialLoad === true;
+  }
+
   report(error: ImportError): void {
     if (this.summary.errors.length < MAX_LISTED_ERRORS) {
       this.summary.errors.push(error);
@@ -195,8 +205,8 @@ class BatchWriter {
         await before;
         if (this.#failure !== null) throw new EarlierBatchFailed();
         const marks = await mergeStagedMarks(tx, {
-          foldWordCounts: foldWordCounts && !this.options.initial,
-          countWords: !this.options.initial,
+          foldWordCounts: foldWordCounts && !this.#initial,
+          countWords: !this.#initial,
         });
         const written = await writeParties(tx, parties);
         const deleted = await deleteMarks(tx, MIRROR_SOURCE, rows.deletions);
@@ -248,24 +258,39 @@ class BatchWriter {
 }
 
 /**
+ * The refusal of an import while an initial load has not finished, saying how to finish it: the
+ * same command with its files (`feed` null), or the feed's sync that began it.
+ */
+export function unfinishedInitialLoad(feed: string | null): ApiError {
+  return new ApiError(
+    'conflict',
+    feed === null
+      ? 'an initial load of the register mirror (marks import --initial) has not finished: run it again with its files to complete it first'
+      : `an initial load of the register mirror (the first sync of feed ${feed}) has not finished: run "tmwatch registers sync --feed ${feed}" again to complete it first`,
+  );
+}
+
+/**
  * An initial load starts (or resumes) by dropping the candidate indexes of an empty mirror. Any
  * other import is refused while an initial load has not finished: the operator is told to finish
- * the load first rather than have records trickle into a mirror that scans cannot use yet.
+ * the load first rather than have records trickle into a mirror that scans cannot use yet. A part
+ * of a load its caller began (partOfInitialLoad) was checked there.
  */
-async function startLoad(db: Db, initial: boolean): Promise<void> {
-  if (initial) {
-    if ((await beginInitialLoad(db)) === 'not_empty') {
+async function startLoad(db: Db, options: ImportOptions): Promise<void> {
+  if (options.partOfInitialLoad) return;
+  if (options.initial) {
+    const begun = await beginInitialLoad(db);
+    if (begun.outcome === 'busy') throw unfinishedInitialLoad(begun.feed);
+    if (begun.outcome === 'not_empty') {
       throw new ApiError(
         'conflict',
         'marks import --initial loads an empty register mirror, and this one holds records: import without --initial',
       );
     }
-  } else if (await initialLoadPending(db)) {
-    throw new ApiError(
-      'conflict',
-      'an initial load of the register mirror (marks import --initial) has not finished: run it again with its files to complete it first',
-    );
+    return;
   }
+  const pending = await initialLoadInProgress(db);
+  if (pending !== null) throw unfinishedInitialLoad(pending.feed);
 }
 
 /**
@@ -288,7 +313,7 @@ export async function importRecordFiles(
   paths: readonly string[] | AsyncIterable<string>,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  await startLoad(db, options.initial === true);
+  await startLoad(db, options);
   const writer = new BatchWriter(db, options);
   try {
     const fileCount = Array.isArray(paths) ? paths.length : null;
@@ -317,6 +342,8 @@ export async function importRecordFiles(
     await foldPendingWordCounts(db).catch(() => {});
     throw error;
   }
+  // A part of a feed's initial load is finished, and its indexes settled, by the sync.
+  if (options.partOfInitialLoad) return writer.result();
   if (options.initial) await finishInitialLoad(db);
   else if (writer.batches % FOLD_EVERY !== 0) await foldPendingWordCounts(db);
   if (writer.written > 0) await settleMarkIndexes(db, writer.written);

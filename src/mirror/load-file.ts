@@ -29,6 +29,8 @@ export type FileLoad = {
   headersFor: HeadersFor;
   limits: UnzipLimits;
   options: SyncOptions;
+  /** The sync loads into an empty mirror as an initial load, which it finishes (sync.ts). */
+  initial: boolean;
 };
 
 /** A downloaded file of which not one record could be read. */
@@ -77,6 +79,7 @@ async function importZip(
       // Records that do not say which day's version they are take the file's date.
       asOf: file.date,
       signal,
+      partOfInitialLoad: load.initial,
       onProgress: ({ bytesRead, totalBytes, fileIndex }) => {
         if (fileIndex !== current.index) {
           done += current.bytes;

@@ -17,7 +17,17 @@ export type SyncFileReport = {
   reason?: string;
 };
 
-export type SyncReport = { feed: string; url: string; files: SyncFileReport[] };
+export type SyncReport = {
+  feed: string;
+  url: string;
+  files: SyncFileReport[];
+  /**
+   * A sync into an empty mirror loads as an initial load (sync.ts): `finished` when its indexes
+   * were built at the end, `unfinished` when it was stopped first (scans wait; the feed's next
+   * sync resumes it). Absent for an ordinary sync.
+   */
+  initialLoad?: 'finished' | 'unfinished';
+};
 
 /**
  * What a sync is doing, for progress bars: reading the listing, downloading and importing a file

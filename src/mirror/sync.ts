@@ -1,6 +1,12 @@
 import { type Config, DEFAULT_MAX_ENTRY_MB, DEFAULT_MAX_UNZIPPED_MB } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import {
+  beginInitialLoad,
+  finishInitialLoad,
+  initialLoadInProgress,
+} from '../data/repositories/initial-load.ts';
+import { settleMarkIndexes } from '../data/repositories/marks.ts';
+import {
   claimFeedLease,
   listRegisterFiles,
   type RegisterFileRecord,
@@ -24,6 +30,7 @@ import {
   type HeadersFor,
   type HttpOptions,
 } from './http-download.ts';
+import { unfinishedInitialLoad } from './import.ts';
 import { type FileLoad, loadFile } from './load-file.ts';
 import {
   displayUrl,
@@ -228,13 +235,67 @@ async function readListing(
   }
 }
 
+/**
+ * Whether this sync loads as an initial load (`marks import --initial`): when it has files to load
+ * into an empty mirror (a first sync, of a full release or of the newest days), or when its own
+ * earlier first sync stopped before it finished (resumed here, its row left behind). Another's
+ * unfinished load is a conflict: loading around it would have the two finish each other's.
+ */
+async function loadsInitially(db: Db, feed: string, toLoad: boolean): Promise<boolean> {
+  if (!toLoad) return (await initialLoadInProgress(db))?.feed === feed;
+  const begun = await beginInitialLoad(db, feed);
+  if (begun.outcome === 'busy') throw unfinishedInitialLoad(begun.feed);
+  return begun.outcome !== 'not_empty';
+}
+
+/**
+ * The end of a sync's initial load: the indexes built and the words counted (in one transaction),
+ * unless the sync was stopped, which leaves the load for the feed's next sync to resume. Files that
+ * failed do not hold it back: the mirror is whole for the files it holds, and a later sync loads
+ * the others as it would after any failed file.
+ */
+async function endInitialLoad(
+  db: Db,
+  options: SyncOptions,
+  files: SyncFileReport[],
+  stopped: boolean,
+): Promise<'finished' | 'unfinished'> {
+  const { logger, feed } = options;
+  if (stopped) {
+    logger.warn(
+      { feed: feed.name },
+      'initial load of the register mirror stopped before its indexes were built: scans wait until the next sync of this feed completes it',
+    );
+    return 'unfinished';
+  }
+  await finishInitialLoad(db);
+  const written = files.reduce((sum, file) => sum + file.imported + file.updated, 0);
+  await settleMarkIndexes(db, written);
+  logger.info({ feed: feed.name }, 'initial load of the register mirror finished');
+  return 'finished';
+}
+
 /** A feed of files: its listing, then every file of the window not loaded yet, oldest first. */
-async function syncFiles(db: Db, options: SyncOptions, url: string, http: HttpOptions) {
+async function syncFiles(
+  db: Db,
+  options: SyncOptions,
+  url: string,
+  http: HttpOptions,
+): Promise<Pick<SyncReport, 'files' | 'initialLoad'>> {
   const { feed } = options;
   const headersFor = apiKeyHeaders(feed, url, options.apiKey);
   const listed = await readListing(options, url, http, headersFor);
   const known = await listRegisterFiles(db, feed.name);
   const byName = new Map(known.map((row) => [row.name, row]));
+  const considered = filesToConsider(listed, known, options.since);
+  const toLoad = considered.some((file) => byName.get(file.name)?.status !== 'loaded');
+  const initial = await loadsInitially(db, feed.name, toLoad);
+  if (initial) {
+    options.logger.info(
+      { feed: feed.name },
+      'first sync into an empty register mirror: loading without the candidate indexes, built at the end',
+    );
+  }
   const load: FileLoad = {
     db,
     feedName: feed.name,
@@ -245,15 +306,20 @@ async function syncFiles(db: Db, options: SyncOptions, url: string, http: HttpOp
       maxTotalBytes: DEFAULT_MAX_UNZIPPED_MB * MIB,
     },
     options,
+    initial,
   };
   const files: SyncFileReport[] = [];
-  for (const file of filesToConsider(listed, known, options.since)) {
+  for (const file of considered) {
     if (http.signal?.aborted) break;
     const row = byName.get(file.name);
     if (row?.status === 'loaded') files.push(skippedReport(row));
     else files.push(await loadFile(load, file));
   }
-  return files;
+  if (!initial) return { files };
+  return {
+    files,
+    initialLoad: await endInitialLoad(db, options, files, http.signal?.aborted === true),
+  };
 }
 
 /**
@@ -289,11 +355,11 @@ export async function syncFeed(db: Db, options: SyncOptions): Promise<SyncReport
     (FEED_LEASE_SECONDS * 1000) / 3,
   );
   try {
-    const files =
+    const loaded =
       feed.kind === 'api'
-        ? await syncEuipoApi(db, options, url, http)
+        ? { files: await syncEuipoApi(db, options, url, http) }
         : await syncFiles(db, options, url, http);
-    return { feed: feed.name, url: displayUrl(url), files };
+    return { feed: feed.name, url: displayUrl(url), ...loaded };
   } finally {
     clearInterval(renewal);
     await releaseFeedLease(db, feed.name, holder);

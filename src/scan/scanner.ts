@@ -3,7 +3,7 @@ import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../data/db.ts';
 import { primaryOnly, type ReadReplica } from '../data/replica.ts';
-import { initialLoadPending } from '../data/repositories/initial-load.ts';
+import { initialLoadInProgress } from '../data/repositories/initial-load.ts';
 import {
   activeWatchIds,
   type ClaimedWatch,
@@ -127,11 +127,13 @@ export function createScanner(options: ScannerOptions) {
       if (unknown.length > 0) {
         throw new ApiError('not_found', `watch ${unknown.join(', ')} does not exist`);
       }
-      if (await initialLoadPending(options.db)) {
-        throw new ApiError(
-          'conflict',
-          'an initial load of the register mirror (marks import --initial) has not finished: run it again to complete it, then scan',
-        );
+      const loading = await initialLoadInProgress(options.db);
+      if (loading !== null) {
+        const how =
+          loading.feed === null
+            ? '(marks import --initial) has not finished: run it again to complete it'
+            : `(the first sync of feed ${loading.feed}) has not finished: run "tmwatch registers sync --feed ${loading.feed}" again to complete it`;
+        throw new ApiError('conflict', `an initial load of the register mirror ${how}, then scan`);
       }
       const totals: ScanTotals = { watchesScanned: 0, hitsCreated: 0, alertsCreated: 0 };
       if (request.due && !request.watchIds?.length) {

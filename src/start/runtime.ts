@@ -20,15 +20,19 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Db> 
 }
 
 /**
- * Where the scans of this process read the register mirror: the standby of DATABASE_REPLICA_URL
- * (connected on first use, so a standby that is down delays nothing at start), or the primary.
+ * Where the scans of this process read the register mirror, or its API its lists: the standby of
+ * DATABASE_REPLICA_URL (connected on first use, so a standby that is down delays nothing at
+ * start), or the primary. `what` says which, in the log line.
  */
-export async function openReads(context: RoleContext): Promise<ReadReplica> {
+export async function openReads(
+  context: RoleContext,
+  what = 'scans read the register mirror',
+): Promise<ReadReplica> {
   const { config, db, logger, clock } = context;
   if (config.databaseReplicaUrl === undefined) return primaryOnly(db);
   logger.info(
     { maxLagSeconds: config.replicaMaxLagSeconds },
-    'scans read the register mirror from the standby (DATABASE_REPLICA_URL)',
+    `${what} from the standby (DATABASE_REPLICA_URL)`,
   );
   return openReadReplica({
     primary: db,

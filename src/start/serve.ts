@@ -12,7 +12,7 @@ import { logFailure } from '../outage.ts';
 import { withTimeout } from '../timeout.ts';
 import { startScheduler } from './background.ts';
 import { firstStartSteps, isFirstStart, runFirstStart } from './first-start.ts';
-import { openDatabase, shutdownSignal, warnWithoutPublicUrl } from './runtime.ts';
+import { openDatabase, openReads, shutdownSignal, warnWithoutPublicUrl } from './runtime.ts';
 
 /**
  * How long in-flight requests get to finish after SIGTERM before their connections are cut. Below
@@ -100,8 +100,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     cleanups.push(() => db.close());
     const rateLimit = await openRateLimitStore(config, logger);
     cleanups.push(() => rateLimit.close());
+    const context = { config, db, logger, clock: systemClock };
+    const reads = await openReads(context, 'the API reads its lists');
+    cleanups.push(() => reads.close());
     const app = await buildApp({
       db,
+      reads,
       logger,
       rateLimit,
       rateLimitPerMinute: config.rateLimitPerMinute,
@@ -132,7 +136,6 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     await app.listen({ port: config.port, host: config.host });
     const url = displayUrl(config, app.server.address() as AddressInfo);
 
-    const context = { config, db, logger, clock: systemClock };
     const firstStart = (await isFirstStart(db))
       ? await runFirstStart({ ...context, baseUrl: url }, firstStartSteps)
       : [];

@@ -103,3 +103,13 @@ export async function keyMismatches(db: Queryable) {
     })
     .map((r) => ({ id: r.id }));
 }
+
+/** The candidate (GIN) indexes of the mirror as PostgreSQL prints them (an initial load drops them). */
+export async function candidateIndexes(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ def: string }>(
+    `SELECT indexdef AS def FROM pg_indexes
+      WHERE tablename IN ('marks', 'mark_band', 'mark_keys') AND indexdef LIKE '% USING gin %'
+      ORDER BY indexname`,
+  );
+  return rows.map((row) => row.def);
+}

@@ -2,7 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { after, before } from 'node:test';
+import type { Clock } from '../../src/clock.ts';
+import { type Db, openDb } from '../../src/data/db.ts';
+import { openReadReplica, type ReadReplica } from '../../src/data/replica.ts';
+import { createLogger } from '../../src/logger.ts';
+import { migrateDatabase } from '../../src/start/database.ts';
 import { freePort } from './cli.ts';
+import { eventually } from './eventually.ts';
 
 /**
  * A private PostgreSQL primary with a streaming hot standby, on this machine, for the tests of
@@ -121,4 +129,109 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
     startStandby: () => start(standbyDir),
     destroy,
   };
+}
+
+/**
+ * Driving the standby's replay from a test, with connections to both servers (asked for when used:
+ * a suite opens them in its `before`).
+ */
+export function replayControls(servers: () => { primary: Db; standby: Db }) {
+  return {
+    /**
+     * Waits until the standby has replayed everything the primary has written so far: up to the
+     * insert position, since the clusters commit asynchronously (synchronous_commit=off), so the
+     * last commit may not have been written out yet.
+     */
+    async caughtUp() {
+      const { primary, standby } = servers();
+      const [primaryAt] = await primary.query<{ lsn: string }>(
+        'SELECT pg_current_wal_insert_lsn()::text AS lsn',
+      );
+      await eventually('the standby to replay what the primary wrote', async () => {
+        const [row] = await standby.query<{ done: boolean }>(
+          'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done',
+          [primaryAt?.lsn],
+        );
+        return row?.done === true;
+      });
+    },
+    async pauseReplay() {
+      const { standby } = servers();
+      await standby.query('SELECT pg_wal_replay_pause()');
+      await eventually('replay to pause', async () => {
+        const [row] = await standby.query<{ state: string }>(
+          'SELECT pg_get_wal_replay_pause_state() AS state',
+        );
+        return row?.state === 'paused';
+      });
+    },
+    resumeReplay: () => servers().standby.query('SELECT pg_wal_replay_resume()'),
+  };
+}
+
+/** A logger at info whose lines are kept, and the warnings among them. */
+export function keptLines() {
+  const lines: string[] = [];
+  const logger = createLogger(
+    'info',
+    new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    }),
+  );
+  const warnings = () => lines.filter((line) => JSON.parse(line).level === 40);
+  return { logger, lines, warnings };
+}
+
+export type ReplicaSuite = {
+  cluster: ReplicaCluster;
+  primary: Db;
+  standby: Db;
+  /** The ReadReplica under test, measuring with `clock` and logging to `logger`. */
+  reads: ReadReplica;
+  clock: Clock;
+  /** Moves the clock on, so that the next unit of work measures the standby again. */
+  later(seconds: number): void;
+} & ReturnType<typeof keptLines> &
+  ReturnType<typeof replayControls>;
+
+/**
+ * The hooks of a suite on a real primary and standby: the clusters started, the primary migrated
+ * and a ReadReplica opened before the suite; all closed, stopped and deleted after it (each step
+ * also when an earlier one failed).
+ */
+export function replicaSuite(maxLagSeconds: number): ReplicaSuite {
+  let now = Date.now();
+  const suite = {
+    clock: { now: () => now },
+    later: (seconds: number) => {
+      now += seconds * 1000;
+    },
+    ...keptLines(),
+    ...replayControls(() => suite),
+  } as ReplicaSuite;
+  let cluster: ReplicaCluster | undefined;
+  before(async () => {
+    cluster = await startReplicaCluster();
+    suite.cluster = cluster;
+    suite.primary = await openDb({ databaseUrl: cluster.primaryUrl, dataDir: '' });
+    suite.standby = await openDb({ databaseUrl: cluster.standbyUrl, dataDir: '' });
+    await migrateDatabase(suite.primary);
+    suite.reads = await openReadReplica({
+      primary: suite.primary,
+      url: cluster.standbyUrl,
+      maxLagSeconds,
+      clock: suite.clock,
+      logger: suite.logger,
+    });
+  });
+  after(async () => {
+    await suite.reads?.close().catch(() => {});
+    await suite.standby?.close().catch(() => {});
+    await suite.primary?.close().catch(() => {});
+    cluster?.destroy();
+  });
+  return suite;
 }

@@ -10,6 +10,7 @@ import { factories } from '../helpers/factories.ts';
 import {
   bandMismatches,
   importRecords,
+  candidateIndexes as indexesOf,
   keyMismatches,
   makeRecord,
   recountedWordCounts,
@@ -25,14 +26,7 @@ describe('an initial load of the register mirror', () => {
   /** The candidate (GIN) indexes of the mirror as the migrations made them. */
   let migratedIndexes: string[];
 
-  const candidateIndexes = async () =>
-    (
-      await db.query<{ def: string }>(
-        `SELECT indexdef AS def FROM pg_indexes
-          WHERE tablename IN ('marks', 'mark_band') AND indexdef LIKE '% USING gin %'
-          ORDER BY indexname`,
-      )
-    ).map((row) => row.def);
+  const candidateIndexes = () => indexesOf(db);
   const loading = async () => (await db.query('SELECT 1 FROM mirror_initial_load')).length === 1;
   const register = (count: number) =>
     Array.from({ length: count }, (_, i) =>

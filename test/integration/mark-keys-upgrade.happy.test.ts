@@ -5,7 +5,10 @@ import { mulberry32 } from '../../bench/lib/random.ts';
 import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/variants.ts';
 import type { Db } from '../../src/data/db.ts';
 import { listMigrations } from '../../src/data/migrate.ts';
-import { finishInitialLoad, initialLoadPending } from '../../src/data/repositories/initial-load.ts';
+import {
+  finishInitialLoad,
+  initialLoadInProgress,
+} from '../../src/data/repositories/initial-load.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
 import {
   buildCandidateIndex,
@@ -201,6 +204,6 @@ describe('migration 035 during an initial load', () => {
       'mark_keys_idx',
     ].sort();
     assert.deepEqual(built, expected);
-    assert.ok(!(await initialLoadPending(db)));
+    assert.equal(await initialLoadInProgress(db), null);
   });
 });

@@ -365,6 +365,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '031_watch_alert_counts',
       '032_watch_related_classes',
       '033_compact_alert_json',
+      '034_initial_load_feed',
       '035_mark_keys',
     ]);
 

@@ -4,22 +4,18 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
-import type { Clock } from '../../src/clock.ts';
-import { type Db, openDb } from '../../src/data/db.ts';
-import { openReadReplica, type ReadReplica } from '../../src/data/replica.ts';
+import { before, describe, it } from 'node:test';
+import type { Db } from '../../src/data/db.ts';
+import type { ReadReplica } from '../../src/data/replica.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
 import type { Principal } from '../../src/domain/principal.ts';
-import { createLogger } from '../../src/logger.ts';
 import { createScanner, type Scanner } from '../../src/scan/scanner.ts';
-import { migrateDatabase } from '../../src/start/database.ts';
 import { BIN, childEnv } from '../helpers/cli.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { factories } from '../helpers/factories.ts';
 import { postgresOnly } from '../helpers/postgres-only.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
-import { type ReplicaCluster, startReplicaCluster } from '../helpers/replica-cluster.ts';
+import { type ReplicaCluster, replicaSuite } from '../helpers/replica-cluster.ts';
 
 // Scans reading the register mirror from a real streaming hot standby (DATABASE_REPLICA_URL): a
 // private primary and a pg_basebackup of it on another port, started and stopped here.
@@ -27,41 +23,17 @@ describe('scans on a hot standby', {
   skip: postgresOnly('starts PostgreSQL clusters of its own'),
 }, () => {
   const MAX_LAG_SECONDS = 5;
-  let cluster: ReplicaCluster | undefined;
+  const suite = replicaSuite(MAX_LAG_SECONDS);
+  const { clock, later, logger, lines, warnings, caughtUp, pauseReplay, resumeReplay } = suite;
   let primary: Db;
   let standby: Db;
   let reads: ReadReplica;
+  let cluster: ReplicaCluster;
   let scanner: Scanner;
   let principal: Principal;
-  let now = Date.now();
-  const clock: Clock = { now: () => now };
-  /** Moves the clock on, so that the next batch measures the standby again. */
-  const later = (seconds: number) => {
-    now += seconds * 1000;
-  };
-  const lines: string[] = [];
 
   before(async () => {
-    cluster = await startReplicaCluster();
-    primary = await openDb({ databaseUrl: cluster.primaryUrl, dataDir: '' });
-    standby = await openDb({ databaseUrl: cluster.standbyUrl, dataDir: '' });
-    await migrateDatabase(primary);
-    const logger = createLogger(
-      'info',
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    );
-    reads = await openReadReplica({
-      primary,
-      url: cluster.standbyUrl,
-      maxLagSeconds: MAX_LAG_SECONDS,
-      clock,
-      logger,
-    });
+    ({ primary, standby, reads, cluster } = suite);
     scanner = createScanner({
       db: primary,
       reads,
@@ -73,37 +45,6 @@ describe('scans on a hot standby', {
     ({ principal } = await factories(primary).makeOwner({ tier: 'team' }));
   });
 
-  after(async () => {
-    // Each step runs whatever failed before it: the clusters are always stopped and deleted.
-    await reads?.close().catch(() => {});
-    await standby?.close().catch(() => {});
-    await primary?.close().catch(() => {});
-    cluster?.destroy();
-  });
-
-  /** Waits until the standby has replayed everything the primary has written so far. */
-  const caughtUp = async () => {
-    const [primaryAt] = await primary.query<{ lsn: string }>(
-      'SELECT pg_current_wal_lsn()::text AS lsn',
-    );
-    await eventually('the standby to replay what the primary wrote', async () => {
-      const [row] = await standby.query<{ done: boolean }>(
-        'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done',
-        [primaryAt?.lsn],
-      );
-      return row?.done === true;
-    });
-  };
-  const pauseReplay = async () => {
-    await standby.query('SELECT pg_wal_replay_pause()');
-    await eventually('replay to pause', async () => {
-      const [row] = await standby.query<{ state: string }>(
-        'SELECT pg_get_wal_replay_pause_state() AS state',
-      );
-      return row?.state === 'paused';
-    });
-  };
-  const resumeReplay = () => standby.query('SELECT pg_wal_replay_resume()');
   const alertedRecords = async (watchId: string) =>
     (
       await primary.query<{ id: string }>(
@@ -118,7 +59,6 @@ describe('scans on a hot standby', {
         watchId,
       ])
     )[0]?.seq;
-  const warnings = () => lines.filter((line) => JSON.parse(line).level === 40);
 
   it('a record the standby has not replayed yet is left to the next scan, which finds it', async () => {
     const first = makeRecord({ markText: 'NORTHWYND' });
@@ -209,7 +149,9 @@ describe('scans on a hot standby', {
     await caughtUp();
     later(11);
     assert.notEqual(await reads.choose(), primary);
-    assert.ok(lines.some((l) => JSON.parse(l).msg.startsWith('reading from the standby again')));
+    assert.ok(
+      lines.some((l: string) => JSON.parse(l).msg.startsWith('reading from the standby again')),
+    );
   });
 
   it('a stopped standby: reads go to the primary, with one warning line', async () => {

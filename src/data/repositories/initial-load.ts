@@ -19,35 +19,52 @@ const CANDIDATE_INDEXES = `SELECT pg_get_indexdef(i.indexrelid) AS definition,
    AND am.amname = 'gin' AND NOT i.indisunique
  ORDER BY c.relname`;
 
-/** An initial load has begun and not finished: the candidate indexes are missing. */
-export async function initialLoadPending(db: Queryable): Promise<boolean> {
-  const rows = await db.query<{ pending: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM mirror_initial_load) AS pending',
-  );
-  return rows[0]?.pending === true;
+/**
+ * The initial load that has begun and not finished (the candidate indexes are missing), and who
+ * began it (migration 034): a feed's
+ * first sync (its name) or `marks import --initial` (null); null when there is none.
+ */
+export async function initialLoadInProgress(
+  db: Queryable,
+): Promise<{ feed: string | null } | null> {
+  const [row] = await db.query<{ feed: string | null }>('SELECT feed FROM mirror_initial_load');
+  return row ?? null;
 }
 
 /**
- * Starts an initial load: on an empty mirror, records the candidate indexes and drops them, in one
- * transaction under the import lock. `resumed`: a load that stopped halfway left its row, and this
- * one continues it. `not_empty`: the mirror holds records, nothing was changed.
+ * Starts an initial load for `by` (a feed's name; null: marks import --initial): on an empty
+ * mirror, records the candidate indexes and drops them, in one transaction under the import lock.
+ * `resumed`: a load of the same `by` that stopped halfway left its row, and this one continues it.
+ * `not_empty`: the mirror holds records, nothing was changed. `busy`: another's load has not
+ * finished (`feed` says whose), nothing was changed.
  */
-export async function beginInitialLoad(db: Db): Promise<'started' | 'resumed' | 'not_empty'> {
+export async function beginInitialLoad(
+  db: Db,
+  by: string | null = null,
+): Promise<
+  { outcome: 'started' | 'resumed' | 'not_empty' } | { outcome: 'busy'; feed: string | null }
+> {
   return db.transaction(async (tx) => {
     await takeImportLock(tx);
-    if (await initialLoadPending(tx)) return 'resumed';
+    const pending = await initialLoadInProgress(tx);
+    if (pending !== null) {
+      return pending.feed === by
+        ? { outcome: 'resumed' as const }
+        : { outcome: 'busy' as const, feed: pending.feed };
+    }
     const [marks] = await tx.query<{ some: boolean }>(
       'SELECT EXISTS (SELECT 1 FROM marks) AS some',
     );
-    if (marks?.some) return 'not_empty';
+    if (marks?.some) return { outcome: 'not_empty' as const };
     const indexes = await tx.query<{ definition: string; dropStatement: string }>(
       CANDIDATE_INDEXES,
     );
-    await tx.query('INSERT INTO mirror_initial_load (index_definitions) VALUES ($1::text[])', [
-      indexes.map((index) => index.definition),
-    ]);
+    await tx.query(
+      'INSERT INTO mirror_initial_load (index_definitions, feed) VALUES ($1::text[], $2)',
+      [indexes.map((index) => index.definition), by],
+    );
     for (const index of indexes) await tx.exec(index.dropStatement);
-    return 'started';
+    return { outcome: 'started' as const };
   });
 }
 

@@ -1,10 +1,11 @@
 import type { Db } from '../../data/db.ts';
+import { listReads, primaryOnly } from '../../data/replica.ts';
 import * as repo from '../../data/repositories/alerts.ts';
 import type { CursorPosition } from '../cursor.ts';
 import { notFound } from '../errors.ts';
 import { isIdOf } from '../ids.ts';
 import { createPageCache, DEFAULT_PAGE_CACHE_BYTES } from '../page-cache.ts';
-import { pageBody, positionFromCursor } from '../pagination.ts';
+import { type ListServiceOptions, pageBody, positionFromCursor } from '../pagination.ts';
 import type { Principal } from '../principal.ts';
 import { changeAlertState } from './state.ts';
 import type { AlertOrigin, AlertSeverity, AlertState } from './types.ts';
@@ -36,20 +37,35 @@ function pageKey(ownerId: string, query: ListAlertsQuery, after: CursorPosition 
   ]);
 }
 
-export type AlertServiceOptions = {
+export type AlertServiceOptions = ListServiceOptions & {
   /** Memory for the list pages kept between requests (page-cache.ts); 0 turns the cache off. */
   pageCacheBytes?: number;
 };
 
 export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
   const alertJson = repo.createAlertJsonLookup(db);
-  const listVersion = repo.createAlertListVersionLookup(db);
   const pages = createPageCache(options.pageCacheBytes ?? DEFAULT_PAGE_CACHE_BYTES);
+  const lists = options.lists ?? listReads(primaryOnly(db));
+  // One coalesced lookup per database a list reads (the primary, the standby).
+  const versionLookups = new Map<Db, (ownerId: string) => Promise<string>>();
+  const listVersion = (from: Db, ownerId: string) => {
+    let lookup = versionLookups.get(from);
+    if (lookup === undefined) {
+      lookup = repo.createAlertListVersionLookup(from);
+      versionLookups.set(from, lookup);
+    }
+    return lookup(ownerId);
+  };
 
-  function listRows(ownerId: string, query: ListAlertsQuery, after: CursorPosition | undefined) {
+  function listRows(
+    from: Db,
+    ownerId: string,
+    query: ListAlertsQuery,
+    after: CursorPosition | undefined,
+  ) {
     // A watch id that cannot exist is a watch the caller cannot see: an empty list.
     if (query.watchId !== undefined && !isIdOf('wat', query.watchId)) return Promise.resolve([]);
-    return repo.listAlertsJson(db, {
+    return repo.listAlertsJson(from, {
       ownerId,
       states: query.states,
       severities: query.severities,
@@ -64,7 +80,7 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
   return {
     /** A page's items as the JSON rows of the list query (the dashboard renders them). */
     async list(principal: Principal, query: ListAlertsQuery) {
-      return listRows(principal.ownerId, query, positionFromCursor(query.cursor));
+      return listRows(db, principal.ownerId, query, positionFromCursor(query.cursor));
     },
 
     /**
@@ -73,16 +89,23 @@ export function createAlertService(db: Db, options: AlertServiceOptions = {}) {
      * (migration 007) is read from the database by every such request, before the rows, so a page
      * is never kept under a version newer than what it shows, and a request sees every write
      * committed before it arrived. A page asked for the first time is only read.
+     *
+     * The list may be read from the standby (data/replica.ts): the version then too, from the same
+     * database and before the rows, so a page is still never kept under a newer version than it
+     * shows. A standby that stops answering moves both to the primary, which holds all it held.
      */
     async listBody(principal: Principal, query: ListAlertsQuery): Promise<Buffer> {
       const after = positionFromCursor(query.cursor);
+      const from = await lists.forOwner(principal.ownerId);
       const read = async () =>
         // Each alert's JSON is stored compact (migration 033).
-        pageBody(await listRows(principal.ownerId, query, after), query.limit, { compact: true });
+        pageBody(await listRows(from, principal.ownerId, query, after), query.limit, {
+          compact: true,
+        });
       if (pages === null) return read();
       const key = pageKey(principal.ownerId, query, after);
       if (!pages.askedBefore(key)) return read();
-      const version = await listVersion(principal.ownerId);
+      const version = await listVersion(from, principal.ownerId);
       const kept = pages.get(key, version);
       if (kept !== undefined) return kept;
       const body = await read();

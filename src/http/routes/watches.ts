@@ -53,7 +53,7 @@ function watchCollectionRoutes(app: FastifyInstance, watches: WatchService) {
       response: { 200: listOf(WatchSchema, watchExample), ...errorResponses(400, 401, 403, 429) },
     },
     handler: async (request, reply) => {
-      const rows = await watches.list(principalOf(request), request.query);
+      const rows = await watches.list(principalOf(request), request.query, { mayLag: true });
       return sendJson(reply, 200, pageBody(rows, request.query.limit, COMPACT));
     },
   });

@@ -90,7 +90,7 @@ function webhookCollectionRoutes(app: FastifyInstance, webhooks: WebhookService)
       },
     },
     handler: async (request, reply) => {
-      const rows = await webhooks.list(principalOf(request), request.query);
+      const rows = await webhooks.list(principalOf(request), request.query, { mayLag: true });
       return sendJson(reply, 200, pageBody(rows, request.query.limit));
     },
   });
