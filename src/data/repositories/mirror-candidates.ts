@@ -1,3 +1,4 @@
+import { anyClassForms } from '../../matching/any-class.ts';
 import {
   bandBuckets,
   bandLengths,
@@ -167,14 +168,20 @@ export async function queryCandidates(
   // of keys (a brand sends up to ~1,000), would otherwise walk the change_seq index over every
   // record (a second on a million); an incremental scan of a short range is served from memory
   // (recent-changes.ts), so the range condition of this query is never the selective one.
-  const sql = `SELECT ${RECORD_COLUMNS}
-   FROM marks m
-  WHERE m.source_code = '${MIRROR_SOURCE}'
-    AND (m.classes && $1::int[] OR m.classes = '{}')
+  const common = `m.source_code = '${MIRROR_SOURCE}'
     AND m.change_seq + 0 > $2 AND m.change_seq + 0 <= $3
     AND (m.jurisdiction = ANY($4::text[])
-         OR (m.jurisdiction = 'WO' AND m.designations && $5::text[]))
+         OR (m.jurisdiction = 'WO' AND m.designations && $5::text[]))`;
+  let sql = `SELECT ${RECORD_COLUMNS}
+   FROM marks m
+  WHERE ${common}
+    AND (m.classes && $1::int[] OR m.classes = '{}')
     AND (${textMatch.join('\n             OR ')})`;
+  const forms = anyClassForms(watch);
+  if (forms.length > 0) {
+    params.push(forms, keys.compact.length);
+    sql += `\n  UNION ALL\n${anyClassBranch(common, `$${params.length - 1}`, `$${params.length}`)}`;
+  }
   // Settings must be set on the connection that runs the query: a transaction pins both to one
   // connection, and `set_config(…, true)` ends with it. A custom plan for every execution: the
   // driver prepares statements, and a generic plan (chosen after five executions) cannot see the
@@ -183,6 +190,21 @@ export async function queryCandidates(
     await tx.query(CANDIDATE_SETTINGS, [String(keys.useTrigram ? bandThreshold(watch) : 0.3)]);
     return tx.query<CandidateRecord>(sql, params);
   });
+}
+
+/**
+ * The brand's identical filings in the classes the first branch leaves out (any-class.ts; the
+ * in-memory index's anyClassPicks in candidates.ts is the same condition): one of the brand's
+ * identity forms among the record's tokens (the tokens' GIN index), at the brand's compact length.
+ * A branch of its own, so that the main query's plan is the one it always was; `NOT (…)` keeps
+ * the two apart. `where` is the source, range and territory condition both share.
+ */
+function anyClassBranch(where: string, forms: string, length: string): string {
+  return `SELECT ${RECORD_COLUMNS}
+   FROM marks m
+  WHERE ${where}
+    AND NOT (m.classes && $1::int[] OR m.classes = '{}')
+    AND m.compact_len = ${length}::int AND m.tokens && ${forms}::text[]`;
 }
 
 /** The search keys of the mirror's records changed in `range`, for the in-memory index. */
