@@ -3,6 +3,7 @@
 // incremental scans (buildCandidateIndex / matchCandidateIndex below) and the evaluation
 // (scripts/eval-matching.ts, through `retrieves`) all use it. Pure functions, no I/O; every rule's
 // key is described in docs/matching.md ("Stored keys and the candidate query").
+import { anyClassForms } from './any-class.ts';
 import { coverageSearch } from './coverage.ts';
 import { type PreparedWatch, TWO_EDITS_MIN_LENGTH } from './decide.ts';
 import type { MatchKeys } from './normalize.ts';
@@ -212,6 +213,22 @@ function eachPostingOf(list: Postings, hash: number, fn: (index: number) => void
   }
 }
 
+/**
+ * The records the brand's identical filings may be in, whatever their classes (any-class.ts): one
+ * of the brand's identity forms among their tokens, at the brand's compact length. The SQL query's
+ * `anyClassBranch` (data/repositories/mirror-candidates.ts) is the same condition.
+ */
+function anyClassPicks(set: CandidateIndex, watch: PreparedWatch): Set<number> {
+  const out = new Set<number>();
+  const length = watch.brand.compact.length;
+  for (const form of anyClassForms(watch)) {
+    eachPosting(set.tokens, form, (i) => {
+      if (set.compactLength[i] === length) out.add(i);
+    });
+  }
+  return out;
+}
+
 function classBits(classes: Iterable<number>): [number, number] {
   let low = 0;
   let high = 0;
@@ -272,6 +289,9 @@ export function matchCandidateIndex(set: CandidateIndex, watch: PreparedWatch): 
   for (const t of keys.tokens) eachPosting(set.tokens, t, pick);
   for (const v of keys.nearWords) eachPosting(set.tokens, v, pick);
   for (const c of keys.phonetic) eachPosting(set.sounds, c, pick);
+  // The brand's identical filings, kept below whatever their classes.
+  const anyClass = anyClassPicks(set, watch);
+  for (const i of anyClass) picked.add(i);
   if (keys.useTrigram) {
     // The two-edit band: lengths within 2, both 8+, and the trigram similarity of the SQL search
     // (shared / (brand + record - shared), computed as trigramSimilarity does; a hash twin can only
@@ -303,7 +323,8 @@ export function matchCandidateIndex(set: CandidateIndex, watch: PreparedWatch): 
     const recordHigh = set.classesHigh[i] as number;
     // A record without classes (none published by its source) is kept: text and territory decide.
     const classless = recordLow === 0 && recordHigh === 0;
-    if (!classless && (recordLow & low) === 0 && (recordHigh & high) === 0) continue;
+    const inClasses = classless || (recordLow & low) !== 0 || (recordHigh & high) !== 0;
+    if (!inClasses && !anyClass.has(i)) continue;
     const jurisdiction = set.jurisdiction[i] as string;
     const covered =
       offices.has(jurisdiction) ||

@@ -3,10 +3,11 @@
 // them in the order of rules/index.ts and adds the class and territory facts. Pure functions, no
 // I/O. Every rule, threshold and the SQL key that retrieves it are described in docs/matching.md;
 // keep the two in step.
+import { IDENTITY_KINDS, watchesAnyClass } from './any-class.ts';
 import { coveredDesignations } from './coverage.ts';
 import { type Features, type GoodsRelation, pairFeatures, ruleEvidence } from './features.ts';
 import { type GoodsMeeting, goodsMeeting } from './goods.ts';
-import { raises, scoreOf } from './model.ts';
+import { levelOf, MODEL, raises, scoreOf } from './model.ts';
 import { analyzeMark, type MarkAnalysis } from './normalize.ts';
 import {
   isDistinctiveBrand,
@@ -37,12 +38,18 @@ export {
 } from './prepare.ts';
 export type { TextReason, TextReasonKind } from './rules/index.ts';
 
-export type ReasonKind = TextReasonKind | 'class_overlap' | 'related_goods' | 'territory';
+export type ReasonKind =
+  | TextReasonKind
+  | 'class_overlap'
+  | 'related_goods'
+  | 'any_class'
+  | 'territory';
 
 /**
- * A record in a related class (goods.ts) is a candidate only on text this strong (the strongest
- * rule's own strength, rules/*.ts `score`); the model then scores it with `goods_related`, whose
- * weight only lowers the score: a related class is weaker evidence than the same one.
+ * Text this strong (the strongest rule's own strength, rules/*.ts `score`) that the same class
+ * would rate high crosses into a related class (goods.ts) at any score the model raises; weaker
+ * text crosses only where the model rates the pair at least medium (raisedAt). The model scores
+ * it with `goods_related`, whose weight only lowers the score.
  */
 export const RELATED_MIN_SCORE = 0.7;
 
@@ -55,6 +62,16 @@ export type Reason =
       kind: 'related_goods';
       detail: string;
       meeting: GoodsMeeting;
+    }
+  | {
+      /**
+       * No class is shared or related, but the record is the brand itself, a distinctive one
+       * (any-class.ts): the same mark in any class.
+       */
+      kind: 'any_class';
+      detail: string;
+      watchClasses: number[];
+      recordClasses: number[];
     }
   | { kind: 'territory'; detail: string; designations: string[] };
 
@@ -132,12 +149,11 @@ export function compareText(
 }
 
 /**
- * Is the text strong enough to cross into a related class: a finding of RELATED_MIN_SCORE or more
- * that the severity of the same class rates high on its own (the texts the same to the eye or the
- * ear, one letter from a distinctive brand, its plural), or a distinctive brand whole inside a
- * longer mark (medium there). Weaker findings raise records of the watch's own classes only: on
- * the development part, this left the cross-class conflicts raised as they were and halved the
- * alerts a related class adds on the EUIPO texts (docs/matching.md, "Related classes").
+ * Is the text strong enough to cross into a related class at any score the model raises: a
+ * finding of RELATED_MIN_SCORE or more that the severity of the same class rates high on its own
+ * (the texts the same to the eye or the ear, one letter from a distinctive brand, its plural), or
+ * a distinctive brand whole inside a longer mark (medium there). Other findings cross only at a
+ * score of medium or more (raisedAt).
  */
 export function strongText(p: PreparedWatch, text: readonly TextReason[]): boolean {
   const input = { p, distinctive: isDistinctiveBrand(p), context: undefined };
@@ -146,6 +162,41 @@ export function strongText(p: PreparedWatch, text: readonly TextReason[]): boole
     if (rule === undefined || rule.score < RELATED_MIN_SCORE) return false;
     return rule.severity(r, input)[0] >= (r.kind === 'contains_brand' ? 2 : 3);
   });
+}
+
+/**
+ * Is a candidate with this score raised: from the model's alert threshold in the watch's classes
+ * (or a record without any), and on strong text in a related class; weaker text in a related class
+ * from the model's `across` threshold, which training sets so that a related class adds few alerts
+ * on the register's unrelated marks; the same mark in a class nothing relates from `medium`
+ * (acrossGate). Chosen on the development part of the decided cases (docs/matching.md, "Related
+ * classes").
+ */
+export function raisedAt(
+  p: PreparedWatch,
+  text: readonly TextReason[],
+  relation: GoodsRelation,
+  score: number,
+): boolean {
+  if (!raises(score)) return false;
+  const gate = acrossGate(p, text, relation);
+  if (gate === 'across') return score >= MODEL.thresholds.across;
+  return gate === 'none' || levelOf(score) !== 'low';
+}
+
+/**
+ * The score a pair needs beyond the alert threshold: none in the watch's classes, on a record
+ * without classes, or on strong text (strongText) in a related class; `across` for weaker text in a
+ * related class; `medium` for the same mark in a class nothing relates (any-class.ts), whose alert
+ * is then exactly medium: never low, and capped at medium (severity.ts).
+ */
+export function acrossGate(
+  p: PreparedWatch,
+  text: readonly TextReason[],
+  relation: GoodsRelation,
+): 'none' | 'across' | 'medium' {
+  if (relation === 'unrelated') return 'medium';
+  return relation === 'related' && !strongText(p, text) ? 'across' : 'none';
 }
 
 /** How the record's classes meet the watch's: shared, absent from the source, or neither. */
@@ -189,7 +240,7 @@ export function decideConflictPrepared(p: PreparedWatch, record: RecordInput): D
   const { m, text, relation, reasons } = findCandidate(p, record);
   if (relation === null) return { conflict: false, reasons, score: 0 };
   const { score } = scorePair(p, m, record.markText, text, record, relation);
-  return { conflict: raises(score), reasons, score };
+  return { conflict: raisedAt(p, text, relation, score), reasons, score };
 }
 
 /**
@@ -213,7 +264,7 @@ export function findCandidate(
       classes: shared,
     });
   }
-  const crossesClasses = classes === null && p.relatedClasses && strongText(p, text);
+  const crossesClasses = classes === null && p.relatedClasses && text.length > 0;
   const meeting = crossesClasses ? goodsMeeting(p.classes, record.classes, record.goods) : null;
   if (meeting !== null) {
     reasons.push({
@@ -229,7 +280,22 @@ export function findCandidate(
       designations: covered,
     });
   }
-  const relation = classes ?? (meeting !== null ? 'related' : null);
+  const elsewhere =
+    classes === null &&
+    meeting === null &&
+    watchesAnyClass(p) &&
+    text.some((r) => IDENTITY_KINDS.has(r.kind));
+  if (elsewhere) {
+    const watchClasses = [...p.classes].sort((a, b) => a - b);
+    const recordClasses = [...new Set(record.classes)].sort((a, b) => a - b);
+    reasons.push({
+      kind: 'any_class',
+      detail: `No class shared or related (${watchClasses.join(', ')} / ${recordClasses.join(', ')}), but the mark is the distinctive brand itself.`,
+      watchClasses,
+      recordClasses,
+    });
+  }
+  const relation = classes ?? (meeting !== null ? 'related' : elsewhere ? 'unrelated' : null);
   const candidate = text.length > 0 && covered.length > 0;
   return { m, text, relation: candidate ? relation : null, reasons };
 }

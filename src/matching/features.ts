@@ -12,8 +12,11 @@ import { damerauLevenshtein, phoneticSkeleton, trigramSimilarity, trigrams } fro
 import { isWord } from './vocabulary.ts';
 import { isWeakWord, wordWeight } from './word-weights.ts';
 
-/** How the record's goods meet the watch's: a shared class, a related class, or unknown. */
-export type GoodsRelation = 'same' | 'related' | 'unknown';
+/**
+ * How the record's goods meet the watch's: a shared class, a related class, unknown (no classes
+ * published), or unrelated (the same distinctive mark in any class: any-class.ts).
+ */
+export type GoodsRelation = 'same' | 'related' | 'unknown' | 'unrelated';
 
 /** The features, in the order of the model's weights (model-weights.ts). */
 export const FEATURES = [
@@ -39,6 +42,7 @@ export const FEATURES = [
   'digits',
   'goods_related',
   'goods_unknown',
+  'goods_unrelated',
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
 export type Features = Record<FeatureName, number>;
@@ -192,5 +196,6 @@ export function pairFeatures(
     digits: /[0-9]/.test(p.brand.plainCompact + m.plainCompact) ? 1 : 0,
     goods_related: goods === 'related' ? 1 : 0,
     goods_unknown: goods === 'unknown' ? 1 : 0,
+    goods_unrelated: goods === 'unrelated' ? 1 : 0,
   };
 }

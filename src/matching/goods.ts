@@ -69,6 +69,15 @@ const SOFT_DRINKS: GoodsSide = {
     'NON-ALCOHOLIC',
   ],
 };
+/**
+ * Non-alcoholic drinks against wine and spirits: the EUIPO's Grand Board found them at least
+ * slightly similar, waters apart (R 964/2020-G), so waters are no term of this side.
+ */
+const NON_ALCOHOLIC: GoodsSide = {
+  niceClass: 32,
+  name: 'non-alcoholic beverages',
+  terms: ['NON-ALCOHOLIC', 'SOFT', 'ENERGY', 'JUICE', 'SODA', 'LEMONADE', 'CARBONATED'],
+};
 const PHARMA: GoodsSide = {
   niceClass: 5,
   name: 'pharmaceuticals and dietary supplements',
@@ -161,6 +170,14 @@ export const CLASS_RELATIONS: readonly ClassRelation[] = [
       'In re Majestic Distilling Co., 315 F.3d 1311 (Fed. Cir. 2003): RED BULL (malt liquor) / RED BULL (tequila)',
       'In re Kysela Pere et Fils, Ltd., 98 USPQ2d 1261 (TTAB 2011): HB (beer) / HB (wine)',
       'In re Cerveceria Primus, Serial No. 87460794 (TTAB Mar. 19, 2019): TEMPUS TWO (wines) / TEMPUS (beer)',
+    ],
+  },
+  {
+    sides: [WINE_SPIRITS, NON_ALCOHOLIC],
+    reason:
+      'alcoholic and non-alcoholic drinks are sold side by side, mixed together and increasingly made by the same producers in low- and no-alcohol versions',
+    sources: [
+      'EUIPO Grand Board of Appeal, 13 April 2022, R 964/2020-G, ZORAYA / VIÑA ZORAYA: non-alcoholic beverages and flavoured carbonated beverages at least slightly similar to wines, spirits and liqueurs (waters not)',
     ],
   },
   {

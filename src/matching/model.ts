@@ -9,11 +9,14 @@ import { TRAINED } from './model-weights.ts';
 
 export type Severity = 'low' | 'medium' | 'high';
 
-/** A model: a weight per feature, a bias, and the score thresholds of an alert and its levels. */
+/**
+ * A model: a weight per feature, a bias, the score thresholds of an alert and its levels, and
+ * `across`: the score from which weaker text is raised in a related class (decide.ts, raisedAt).
+ */
 export interface ScoringModel {
   weights: Readonly<Record<FeatureName, number>>;
   bias: number;
-  thresholds: { alert: number; medium: number; high: number };
+  thresholds: { alert: number; medium: number; high: number; across: number };
 }
 
 /** The model in use: the trained weights (model-weights.ts), checked against the features here. */

@@ -54,7 +54,9 @@ export function assessSeverity(
   }
   if (text.length === 0) return { severity: 'low', decisive, why: shape, score: 0 };
   const record = { classes: context.classes, markText: context.markText, jurisdiction: '' };
-  const relation = goodsRelation(p, record).relation ?? 'related';
+  // No class shared or unknown: a related class (goods.ts), or the same mark in any class.
+  const elsewhere = reasons.some((r) => r.kind === 'any_class');
+  const relation = goodsRelation(p, record).relation ?? (elsewhere ? 'unrelated' : 'related');
   const m = analyzeMark(context.markText);
   const { features, score } = scorePair(
     p,
@@ -73,6 +75,12 @@ export function assessSeverity(
   if (text.every((r) => (r as { disclaimed?: boolean }).disclaimed === true)) {
     const kept = `${shape} (score ${score.toFixed(2)} of 1; the disclaimer keeps the alert low)`;
     return { severity: 'low', decisive, why: kept, score };
+  }
+  // Goods no table relates (any-class.ts): the reputation of the brand decides, which the watch
+  // cannot know, so never above medium.
+  if (levelOf(score) === 'high' && relation === 'unrelated') {
+    const capped = `${why}, but in a class whose goods are not known to be related, which makes it at most medium`;
+    return { severity: 'medium', decisive, why: capped, score };
   }
   // Goods in a related class, not the same one (goods.ts): only the same text stays high.
   if (levelOf(score) === 'high' && relation === 'related' && !SAME_TEXT.has(decisive)) {

@@ -2,7 +2,7 @@
 // it, and the check that the candidate keys retrieve a mark the decision accepts.
 import assert from 'node:assert/strict';
 import type { AssessedRecord } from '../../src/domain/alerts/assessment.ts';
-import { retrieves, watchTokens } from '../../src/matching/candidates.ts';
+import { type IndexedRecordRow, retrieves, watchTokens } from '../../src/matching/candidates.ts';
 import type { PreparedWatch } from '../../src/matching/decide.ts';
 import { matchKeys } from '../../src/matching/normalize.ts';
 
@@ -30,4 +30,19 @@ export function assessedRecord(
 /** Fails unless the watch's candidate keys retrieve `mark` (the indexed query would find it). */
 export function assertRetrieved(p: PreparedWatch, mark: string): void {
   assert.ok(retrieves(p, new Set(watchTokens(p)), matchKeys(mark)), `${mark} not retrieved`);
+}
+
+/** A US record of `markText` in `classes` as the in-memory candidate index reads it (its keys). */
+export function indexRow(id: number, markText: string, classes: number[]): IndexedRecordRow {
+  const keys = matchKeys(markText);
+  return {
+    id,
+    tokens: keys.tokens,
+    sound: keys.soundCodes,
+    compact: keys.compact,
+    len: keys.compact.length,
+    classes,
+    jurisdiction: 'US',
+    designations: [],
+  };
 }

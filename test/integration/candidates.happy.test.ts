@@ -6,6 +6,7 @@ import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/
 import type { Db } from '../../src/data/db.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
 import { readChangedKeys } from '../../src/data/repositories/mirror-candidates.ts';
+import { anyClassForms } from '../../src/matching/any-class.ts';
 import { buildCandidateIndex, matchCandidateIndex } from '../../src/matching/candidates.ts';
 import { decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
 import { createRegisterMirror } from '../../src/scan/sources/register-mirror.ts';
@@ -37,10 +38,14 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
   const watches = BRANDS.map((name) =>
     prepareWatch({ name, niceClasses: [25], designations: ['DE', 'US'] }),
   );
-  // Each brand as a record whose source publishes no class (kept: text and territory decide), and
-  // as a record in another class only (left out by the class filter).
+  // Each brand as a record whose source publishes no class (kept: text and territory decide), in
+  // a longer mark in another class only (left out by the class filter), and as itself in that class
+  // (kept: the same distinctive mark in any class, any-class.ts).
   const classless = BRANDS.map((name) => makeRecord({ markText: name, classes: [] }));
-  const otherClass = BRANDS.map((name) => makeRecord({ markText: name, classes: [3] }));
+  const otherClass = BRANDS.map((name) =>
+    makeRecord({ markText: `${name} Parfums`, classes: [3] }),
+  );
+  const itselfElsewhere = BRANDS.map((name) => makeRecord({ markText: name, classes: [3] }));
 
   before(async () => {
     database = await createTestDatabase();
@@ -66,7 +71,7 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
         makeRecord({ markText, classes: [25], jurisdiction: i % 2 === 0 ? 'EM' : 'US' }),
       ),
     );
-    await importRecords(db, [...classless, ...otherClass]);
+    await importRecords(db, [...classless, ...otherClass, ...itselfElsewhere]);
   });
   after(() => database.drop());
 
@@ -108,7 +113,7 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
     assert.ok(accepted > 100, `${accepted} accepted pairs checked`);
   });
 
-  it('a record without classes is a candidate by both paths; one in another class is not', async () => {
+  it('a record without classes is a candidate by both paths, and the brand itself in another class; a longer mark there is not', async () => {
     const mirror = createRegisterMirror();
     const toSeq = await highestChangeSeq(db);
     const rows = await readChangedKeys(db, { fromSeq: 0, toSeq });
@@ -121,6 +126,7 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
     for (const [i, watch] of watches.entries()) {
       const wanted = (classless[i] as { externalId: string }).externalId;
       const unwanted = (otherClass[i] as { externalId: string }).externalId;
+      const itself = (itselfElsewhere[i] as { externalId: string }).externalId;
       const paths = {
         sql: (await mirror.findCandidates(db, watch, { fromSeq: 0, toSeq })).map(
           (r) => r.externalId,
@@ -130,6 +136,11 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
       for (const [path, ids] of Object.entries(paths)) {
         assert.ok(ids.includes(wanted), `${watch.name}: ${path} drops the classless record`);
         assert.ok(!ids.includes(unwanted), `${watch.name}: ${path} keeps a class 3 record`);
+        assert.equal(
+          ids.includes(itself),
+          anyClassForms(watch).length > 0,
+          `${watch.name}: ${path} and the brand itself in class 3`,
+        );
       }
     }
   });

@@ -154,13 +154,43 @@ describe('scans', () => {
 
   it('marks without a shared class or outside the designations raise nothing', async () => {
     await importRecords(db, [
-      makeRecord({ markText: 'NORTHWIND', classes: [25] }),
+      makeRecord({ markText: 'NORTHWINDS', classes: [25] }),
       makeRecord({ markText: 'NORTHWIND', jurisdiction: 'US', ownerCountryCode: 'US' }),
       makeRecord({ markText: 'NORTHWIND', jurisdiction: 'WO', designations: ['CN'] }),
     ]);
     const watch = await makeWatch('Northwind');
     await scanner.scan({});
     assert.equal((await alertsOf(watch.id)).length, 0);
+  });
+
+  it('the brand itself in a class nothing relates raises a medium alert that says why, by full and incremental scans', async () => {
+    // Class 25 (clothing) is neither the watch's class 9 nor related to it (goods.ts).
+    const full = makeRecord({ markText: 'NORTHWIND', classes: [25] });
+    await importRecords(db, [full, makeRecord({ markText: 'NORTHWIND OUTDOOR', classes: [25] })]);
+    const watch = await makeWatch('Northwind');
+    const own = await factories(db).makeWatch(principal, {
+      name: 'Northwind',
+      relatedClasses: false,
+    });
+    await scanner.scan({});
+    const incremental = makeRecord({ markText: 'North-Wind', classes: [18] });
+    await importRecords(db, [incremental]);
+    await scanner.scan({});
+    const rows = await db.query<{ json: string }>(
+      'SELECT a.api_json AS json FROM alerts a WHERE a.watch_id = $1',
+      [watch.id],
+    );
+    const alerts = rows.map((r) => JSON.parse(r.json));
+    assert.deepEqual(
+      alerts.map((a) => a.hit.externalId).sort(),
+      [full.externalId, incremental.externalId].sort(),
+    );
+    for (const alert of alerts) {
+      assert.equal(alert.severity, 'medium');
+      assert.match(alert.rationale, /the mark is the watched brand itself/);
+      assert.match(alert.rationale, /Article 8\(5\) EUTMR/);
+    }
+    assert.equal((await alertsOf(own.id)).length, 0, 'related classes off: own classes only');
   });
 
   it('a record without classes raises an alert on text and territory, capped at medium, and says why', async () => {

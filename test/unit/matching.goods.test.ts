@@ -5,11 +5,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assessAlert } from '../../src/domain/alerts/assessment.ts';
 import { buildCandidateIndex, matchCandidateIndex } from '../../src/matching/candidates.ts';
-import { decideConflictPrepared, prepareWatch } from '../../src/matching/decide.ts';
+import {
+  acrossGate,
+  compareMarks,
+  decideConflictPrepared,
+  prepareWatch,
+  raisedAt,
+  type TextReason,
+} from '../../src/matching/decide.ts';
 import { CLASS_RELATIONS, goodsMeeting, relatedClassesOf } from '../../src/matching/goods.ts';
-import { matchKeys } from '../../src/matching/normalize.ts';
+import { MODEL } from '../../src/matching/model.ts';
 import { assessSeverity } from '../../src/matching/severity.ts';
-import { assessedRecord } from '../helpers/matching.ts';
+import { assessedRecord, indexRow } from '../helpers/matching.ts';
 
 const watch = (name: string, niceClasses: number[], relatedClasses?: boolean) =>
   prepareWatch({ name, niceClasses, designations: ['US'], relatedClasses });
@@ -68,8 +75,8 @@ describe('a record in a related class', () => {
     const reason = related.reasons.find((r) => r.kind === 'related_goods');
     assert.ok(reason !== undefined && reason.kind === 'related_goods');
     assert.match(reason.detail, /beer \(32\) and wine and spirits \(33\)/);
-    // Not in a class nothing relates.
-    assert.equal(decideConflictPrepared(p, record('GASPARILLA', [13])).conflict, false);
+    // Not in a class nothing relates (but for the brand itself: matching.any-class.test.ts).
+    assert.equal(decideConflictPrepared(p, record('GASPARILLO', [13])).conflict, false);
   });
 
   it('is left out when the watch turns related classes off', () => {
@@ -79,14 +86,29 @@ describe('a record in a related class', () => {
     assert.ok(watch('GASPARILLA', [32]).candidateClasses.includes(33));
   });
 
-  it('needs more than weak text: a shared word or the common words of a brand stay out', () => {
-    // KESTREL ANALYTICS / KESTREL ROBOTICS is a shared word: raised in the same class only.
+  it('takes weaker text only from the across threshold, strong text from the alert one', () => {
+    const { alert, across } = MODEL.thresholds;
+    // KESTREL ANALYTICS / KESTREL ROBOTICS shares its distinctive word: weaker text.
     const p = watch('KESTREL ANALYTICS', [32]);
-    assert.equal(decideConflictPrepared(p, record('KESTREL ROBOTICS', [32])).conflict, true);
-    assert.equal(decideConflictPrepared(p, record('KESTREL ROBOTICS', [33])).conflict, false);
-    // GOLD is a common word: GOLD inside a longer mark is low in its class, absent across.
-    const gold = watch('GOLD', [32]);
-    assert.equal(decideConflictPrepared(gold, record('GOLD RUSH TEQUILA', [33])).conflict, false);
+    const weak = compareMarks('KESTREL ANALYTICS', 'KESTREL ROBOTICS') as TextReason[];
+    assert.equal(acrossGate(p, weak, 'related'), 'across');
+    assert.equal(acrossGate(p, weak, 'same'), 'none');
+    assert.equal(raisedAt(p, weak, 'related', across), true);
+    if (across > alert) assert.equal(raisedAt(p, weak, 'related', across - 1e-9), false);
+    assert.equal(raisedAt(p, weak, 'same', alert), true);
+    const decided = decideConflictPrepared(p, record('KESTREL ROBOTICS', [33]));
+    assert.equal(decided.conflict, decided.score >= across);
+    assert.ok(decided.score < decideConflictPrepared(p, record('KESTREL ROBOTICS', [32])).score);
+    // GASPARILLO is one letter from GASPARILLA: strong text, raised from the alert threshold.
+    const g = watch('GASPARILLA', [32]);
+    const strong = compareMarks('GASPARILLA', 'GASPARILLO') as TextReason[];
+    assert.equal(acrossGate(g, strong, 'related'), 'none');
+    assert.equal(raisedAt(g, strong, 'related', alert), true);
+    // The same mark in a class nothing relates: from medium only.
+    assert.equal(
+      acrossGate(g, compareMarks('GASPARILLA', 'GASPARILLA') as TextReason[], 'unrelated'),
+      'medium',
+    );
   });
 
   it('is at most medium unless the texts are the same, and the rationale names the goods', () => {
@@ -120,18 +142,11 @@ describe('a record in a related class', () => {
   });
 
   it('is retrieved by the candidate rule, whose classes widen to the related ones', () => {
-    const keys = matchKeys('GASPARILLO');
-    const row = (id: number, classes: number[]) => ({
-      id,
-      tokens: keys.tokens,
-      sound: keys.soundCodes,
-      compact: keys.compact,
-      len: keys.compact.length,
-      classes,
-      jurisdiction: 'US',
-      designations: [],
-    });
-    const index = buildCandidateIndex([row(1, [33]), row(2, [13]), row(3, [32])]);
+    const index = buildCandidateIndex([
+      indexRow(1, 'GASPARILLO', [33]),
+      indexRow(2, 'GASPARILLO', [13]),
+      indexRow(3, 'GASPARILLO', [32]),
+    ]);
     assert.deepEqual(matchCandidateIndex(index, watch('GASPARILLA', [32])).sort(), [1, 3]);
     assert.deepEqual(matchCandidateIndex(index, watch('GASPARILLA', [32], false)), [3]);
   });

@@ -78,8 +78,10 @@ describe('score', () => {
     }
   });
   it('orders the thresholds and reads the levels from them', () => {
-    const { alert, medium, high } = MODEL.thresholds;
+    const { alert, medium, high, across } = MODEL.thresholds;
     assert.ok(alert > 0 && alert <= medium && medium <= high && high < 1);
+    // Weaker text in a related class needs at least the alert threshold (at most: never).
+    assert.ok(across >= alert && across <= 1);
     assert.equal(levelOf(high), 'high');
     assert.equal(levelOf(high - 1e-9), medium < high ? 'medium' : 'low');
     assert.equal(levelOf(medium - 1e-9), 'low');
@@ -128,8 +130,9 @@ describe('decision', () => {
     assert.equal(none.score, 0);
   });
   it('scores nothing in classes that do not meet', () => {
+    // A near form (the brand itself would be the same mark in any class: any-class.ts).
     const d = decideConflictPrepared(prepare('SAMSUNG'), {
-      markText: 'SAMSUNG',
+      markText: 'SAMSONG',
       classes: [9],
       jurisdiction: 'DE',
     });

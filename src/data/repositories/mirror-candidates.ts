@@ -1,3 +1,4 @@
+import { anyClassForms } from '../../matching/any-class.ts';
 import {
   bandBuckets,
   bandLengths,
@@ -137,6 +138,7 @@ export const CANDIDATE_SETTINGS = `SELECT set_config('plan_cache_mode', 'force_c
  * the length buckets of the two-edit band. Each branch carries the class and territory keys, so
  * that its GIN index leaves out the records of other classes and territories before any row is
  * read; the planner ORs the branches (BitmapOr), and only the records kept are read from marks.
+ * A last branch finds the brand's identical filings in any other class (anyClassBranch).
  * The pure module makes the final decision.
  */
 export async function queryCandidates(
@@ -170,6 +172,11 @@ export async function queryCandidates(
   // `change_seq + 0`: the sequence range is a filter on the rows kept, never an index scan. A full
   // scan's range is the whole mirror; an incremental scan of a short range is served from memory
   // (recent-changes.ts), so the range condition of this query is never the selective one.
+  const forms = anyClassForms(watch);
+  if (forms.length > 0) {
+    params.push(forms, keys.compact.length);
+    found.push(anyClassBranch(`$${params.length - 1}`, `$${params.length}`));
+  }
   const sql = `SELECT ${RECORD_COLUMNS}
    FROM marks m
   WHERE m.id = ANY(ARRAY(${found.join('\n UNION ALL ')}))
@@ -183,6 +190,20 @@ export async function queryCandidates(
     await tx.query(CANDIDATE_SETTINGS, [String(keys.useTrigram ? bandThreshold(watch) : 0.3)]);
     return tx.query<CandidateRecord>(sql, params);
   });
+}
+
+/**
+ * The brand's identical filings in the classes the other branches leave out (any-class.ts; the
+ * in-memory index's anyClassPicks in candidates.ts is the same condition): one of the brand's
+ * identity forms among the record's tokens, in a watched territory, in none of the watch's
+ * candidate classes (nor without classes: those the keyed branches find), at the brand's compact
+ * length. The tokens, class and territory keys are searched in mark_keys' index; the length is
+ * read from marks only for the few ids found.
+ */
+function anyClassBranch(forms: string, length: string): string {
+  return `SELECT k.id FROM mark_keys k JOIN marks a ON a.id = k.id
+    WHERE k.tokens && ${forms}::text[] AND k.coverage_keys && $4::text[]
+      AND NOT (k.class_keys && $3::int[]) AND a.compact_len = ${length}::int`;
 }
 
 /**

@@ -3,6 +3,7 @@
 // Built from the matching decision when a scan records the hit. Pure: no I/O, no clock (the caller
 // passes `now` only where a sentence depends on it).
 
+import { anyClassSentence } from '../../matching/any-class.ts';
 import type { Decision, PreparedWatch } from '../../matching/decide.ts';
 import { ruleEvidence } from '../../matching/evidence.ts';
 import { meetingSentence } from '../../matching/goods.ts';
@@ -156,6 +157,10 @@ function goodsSentence(decision: Decision, record: AssessedRecord): string | nul
   const related = decision.reasons.find((r) => r.kind === 'related_goods');
   if (related !== undefined && related.kind === 'related_goods') {
     return meetingSentence(related.meeting);
+  }
+  const elsewhere = decision.reasons.find((r) => r.kind === 'any_class');
+  if (elsewhere !== undefined && elsewhere.kind === 'any_class') {
+    return anyClassSentence(elsewhere.watchClasses, elsewhere.recordClasses);
   }
   return record.classes.length === 0 ? CLASSES_NOT_PUBLISHED : null;
 }
