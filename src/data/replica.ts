@@ -236,11 +236,21 @@ const NEVER_REPLAYED = (1n << 64n) - 1n;
 
 export function listReads(reads: ReadReplica, statementTimeoutMs?: number): ListReads {
   const written = new LRUCache<string, bigint>({ max: MAX_WRITERS });
+  // One deadline view per database chosen, not one per list: callers key per-database state (the
+  // alert list's coalesced version look-up) on the Db they are handed.
+  const timed = new WeakMap<Db, Db>();
+  const withDeadline = (db: Db): Db => {
+    if (statementTimeoutMs === undefined) return db;
+    let view = timed.get(db);
+    if (view === undefined) {
+      view = db.withStatementTimeout(statementTimeoutMs);
+      timed.set(db, view);
+    }
+    return view;
+  };
   return {
-    async forOwner(ownerId) {
-      const db = await reads.choose({ replayed: written.get(ownerId) });
-      return statementTimeoutMs === undefined ? db : db.withStatementTimeout(statementTimeoutMs);
-    },
+    forOwner: async (ownerId) =>
+      withDeadline(await reads.choose({ replayed: written.get(ownerId) })),
     async wrote(ownerId) {
       // The position cannot be read (the primary is failing): to be safe the owner's lists stay
       // on the primary, which then answers or fails as the write did.
