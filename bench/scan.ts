@@ -65,6 +65,7 @@ import {
   prepareWatch,
 } from '../src/matching/decide.ts';
 import { importRecordFiles } from '../src/mirror/import.ts';
+import { liveOfStatusWord } from '../src/register/liveness.ts';
 import { createScanner } from '../src/scan/scanner.ts';
 import { migrateDatabase } from '../src/start/database.ts';
 import {
@@ -243,10 +244,11 @@ function plantVariants(
   watchIndexes: readonly number[],
   generator: ReturnType<typeof registerGenerator>,
   rnd: ReturnType<typeof random>,
-): { records: SyntheticRecord[]; planted: Planted[] } {
+): { records: SyntheticRecord[]; planted: Planted[]; dead: Planted[] } {
   const { generators, applies } = variantGenerators(rnd, vocabulary);
   const records: SyntheticRecord[] = [];
   const planted: Planted[] = [];
+  const dead: Planted[] = [];
   for (const watchIndex of watchIndexes) {
     const spec = specs[watchIndex] as WatchSpec;
     for (const kind of VARIANT_KINDS) {
@@ -255,12 +257,15 @@ function plantVariants(
         if (text === null || !applies(kind, spec.name, text)) continue;
         const record = generator.plantFor(spec, text);
         records.push(record);
-        planted.push({ watchIndex, kind, externalId: record.externalId, text, record });
+        // A variant on a refused, withdrawn or expired record threatens nobody: the scan must
+        // raise nothing for it, so it counts apart from the recall.
+        const variant = { watchIndex, kind, externalId: record.externalId, text, record };
+        (liveOfStatusWord(record.status) === false ? dead : planted).push(variant);
         break;
       }
     }
   }
-  return { records, planted };
+  return { records, planted, dead };
 }
 
 type KindRecall = Map<VariantKind, { total: number; found: number }>;
@@ -666,6 +671,14 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   const scanFound = (p: Planted) => hitPairs.has(`${fullIds[p.watchIndex]}|${p.externalId}`);
   const scanRecall = recallByKind(initial.planted, scanFound);
   row('full scan: recall on planted variants', recallText(scanRecall));
+  const deadHits = await pairsWithHits(
+    db,
+    initial.dead.map((p) => p.externalId),
+  );
+  row(
+    'full scan: planted variants on dead records (refused, withdrawn, expired), which must raise nothing',
+    `${initial.dead.length} planted, ${initial.dead.filter((p) => deadHits.has(`${fullIds[p.watchIndex]}|${p.externalId}`)).length} raised`,
+  );
   // Every planted variant the decision accepts must have been found: otherwise the candidate
   // query missed it (the keys must retrieve a superset of what the decision accepts).
   const preparedCache = new Map<number, PreparedWatch>();
@@ -918,6 +931,14 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   row(
     'incremental run: alerts created; recall on the newly planted variants',
     `${fmt(incTotals.alertsCreated, 0)} alerts; ${recallText(freshRecall)} (decision alone ${recallText(recallByKind(fresh.planted, accepted))}; accepted but missed by the query: ${freshMissed.length})`,
+  );
+  const freshDeadHits = await pairsWithHits(
+    db,
+    fresh.dead.map((p) => p.externalId),
+  );
+  row(
+    'incremental run: planted variants on dead records, which must raise nothing',
+    `${fresh.dead.length} planted, ${fresh.dead.filter((p) => freshDeadHits.has(`${allIds[p.watchIndex]}|${p.externalId}`)).length} raised`,
   );
 
   // 5. Memory during the import, the full scan and the incremental run (see lib/memory.ts).
