@@ -50,7 +50,7 @@
 //                               directory of their own removed at the end (default: the system's
 //                               temporary directory; 10M records make a ~2.3 GB file)
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +85,7 @@ import {
 import { FINDINGS } from './lib/findings.ts';
 import { importStepCosts, profileImport } from './lib/import-profile.ts';
 import { countScans, instrument, type WatchTiming } from './lib/instrument.ts';
+import { readMarkTexts } from './lib/mark-texts.ts';
 import { table, writeSection } from './lib/markdown.ts';
 import { type MarkModel, trainMarkModel } from './lib/markov.ts';
 import { backendPidsOf, type PhaseMemory, sampleMemory } from './lib/memory.ts';
@@ -191,7 +192,6 @@ const TARGETS = {
 };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const FIXTURE = join(root, 'test/fixtures/euipo/mark-texts.txt');
 const DOC = join(root, 'docs/benchmarks.md');
 
 const log = (line = '') => console.log(line);
@@ -207,13 +207,7 @@ process.on('exit', () => rmSync(workDir, { recursive: true, force: true }));
 // ---------------------------------------------------------------------------------------------
 // The model and the watched names, shared by both backends.
 
-const texts = [
-  ...new Set(
-    readFileSync(FIXTURE, 'utf8')
-      .split('\n')
-      .map((t) => t.trim()),
-  ),
-].filter((t) => t !== '');
+const texts = readMarkTexts();
 const trainStart = performance.now();
 const model: MarkModel = trainMarkModel(texts, settings.order);
 const vocabulary = vocabularyOf(texts);

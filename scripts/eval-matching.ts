@@ -17,6 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crossesClasses, pairClasses, readDecidedCases } from '../bench/lib/decided-cases.ts';
+import { MARK_TEXTS_FILE, readMarkTexts } from '../bench/lib/mark-texts.ts';
 import { ALERTS_PER_WATCH_BEFORE, checkTargets } from '../bench/lib/matching-targets.ts';
 import { mulberry32 } from '../bench/lib/random.ts';
 import {
@@ -50,7 +51,7 @@ import { englishWords, isWord } from '../src/matching/vocabulary.ts';
 import { countWords, isWeakWord } from '../src/matching/word-weights.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const FIXTURE = join(root, 'test/fixtures/euipo/mark-texts.txt');
+const FIXTURE = MARK_TEXTS_FILE;
 const DOC = join(root, 'docs/matching.md');
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -92,13 +93,7 @@ const rand = mulberry32(SEED);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
 const int = (n: number): number => Math.floor(rand() * n);
 
-const texts = [
-  ...new Set(
-    readFileSync(FIXTURE, 'utf8')
-      .split('\n')
-      .map((t) => t.trim()),
-  ),
-].filter((t) => t !== '');
+const texts = readMarkTexts();
 const analyses = texts.map((t) => analyzeMark(t));
 const keys: MatchKeys[] = texts.map((t) => matchKeys(t));
 const trigramSets = keys.map((k) => trigrams(k.compact));

@@ -14,10 +14,11 @@
 // The model is a logistic regression (batch gradient descent, fixed steps, L2); the thresholds of
 // an alert and of its levels are then chosen on the same development data, as the smallest
 // shortfall against the targets of docs/matching.md ("The scoring model").
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pairClasses, readDecidedCases } from '../bench/lib/decided-cases.ts';
+import { readMarkTexts } from '../bench/lib/mark-texts.ts';
 import { ALERTS_PER_WATCH_BEFORE, ALERTS_PER_WATCH_GROWTH } from '../bench/lib/matching-targets.ts';
 import { mulberry32 } from '../bench/lib/random.ts';
 import {
@@ -40,7 +41,6 @@ import { analyzeMark } from '../src/matching/normalize.ts';
 import { countWords } from '../src/matching/word-weights.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const FIXTURE = join(root, 'test/fixtures/euipo/mark-texts.txt');
 const OUT = join(root, 'src/matching/model-weights.ts');
 /** The evaluation's seed and number of brands: its brands are left out of training. */
 const EVAL_SEED = 20_240_611;
@@ -64,13 +64,7 @@ type Example = {
   capped: boolean;
 };
 
-const texts = [
-  ...new Set(
-    readFileSync(FIXTURE, 'utf8')
-      .split('\n')
-      .map((t) => t.trim()),
-  ),
-].filter((t) => t !== '');
+const texts = readMarkTexts();
 const analyses = texts.map((t) => analyzeMark(t));
 const wordStats = countWords(analyses.map((a) => a.words));
 const prepare = (name: string, classes: readonly number[] = CLASSES) =>
