@@ -119,6 +119,11 @@ describe('webhooks: delivery of signed events', () => {
     assert.ok(!Number.isNaN(Date.parse(event.timestamp)));
     const read = await server.request('GET', `/api/v1/alerts/${alert.id}`, { headers: auth });
     assert.deepEqual(event.data, read.body.data, 'the alert as the API returns it, hit included');
+    assert.equal(
+      request.body,
+      JSON.stringify(event),
+      'one compact JSON text, envelope and alert alike, in the order type, timestamp, data',
+    );
   });
 
   it('the verifier rejects a tampered body and a wrong secret', async () => {

@@ -182,6 +182,14 @@ export async function subscribedWebhookIds(
 }
 
 /**
+ * A delivery's body: `{"type":…,"timestamp":…,"data":…}` written as compactly as the alert JSON it
+ * carries (json_build_object would put spaces around every colon of the envelope only).
+ */
+const envelope = (type: string, dataText: string) =>
+  `'{"type":' || to_json(${type})::text || ',"timestamp":' || to_json(iso_ms(now_ms()))::text
+     || ',"data":' || ${dataText} || '}'`;
+
+/**
  * One delivery per (endpoint, alert): the body carries the alert's API JSON as it is now, in the
  * caller's transaction (a new alert is visible to it; a state change has already been applied).
  */
@@ -194,8 +202,7 @@ export async function insertAlertDeliveries(
   await db.query(
     `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body)
      SELECT r.id, r."webhookId", r."eventId", $2,
-            json_build_object('type', $2::text, 'timestamp', iso_ms(now_ms()),
-                              'data', a.api_json::json)::text
+            ${envelope('$2::text', 'a.api_json')}
        FROM jsonb_to_recordset($1::text::jsonb)
             AS r(id text, "webhookId" text, "eventId" text, "alertId" text)
        JOIN alerts a ON a.id = r."alertId"`,
@@ -211,8 +218,7 @@ export async function insertDelivery(
   await db.query(
     `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body)
      VALUES ($1, $2, $3, $4,
-             json_build_object('type', $4::text, 'timestamp', iso_ms(now_ms()),
-                               'data', $5::text::json)::text)`,
+             ${envelope('$4::text', '($5::text::json)::text')})`,
     [d.id, d.webhookId, d.eventId, d.eventType, JSON.stringify(d.data)],
   );
 }
