@@ -69,9 +69,10 @@ export async function beginInitialLoad(
 }
 
 /**
- * The match-key index (migration 035): on every record's ~15 keys, most of them found in no other
- * record, it is the costliest build of the load, ~60 µs of PostgreSQL CPU per record where the
- * ten band indexes and the word count take ~30 together.
+ * The match-key index (migration 035): on every record's ~20 keys, most of its tokens found in no
+ * other record, it is the costliest build of the load, ~70 µs of PostgreSQL CPU per record where
+ * the ten band indexes and the word count take ~13 together (100,000 records). An index of
+ * another name is built with the others: slower, not wrong.
  */
 const isKeyIndex = (definition: string) => /^CREATE INDEX mark_keys_idx /.test(definition);
 
@@ -90,7 +91,8 @@ async function buildIndexes(tx: Queryable, definitions: readonly string[]): Prom
  * With PostgreSQL the match-key index is built in that transaction while the other indexes and
  * the word count are done on a second connection, in a transaction of their own committed before
  * the row is deleted: a GIN build runs on one core (PostgreSQL 15 builds no GIN index in parallel),
- * and the importer's process is idle by then. A failure or a stop rolls back what had not
+ * and the importer's process is idle by then. It takes two connections of the pool (openDb's has
+ * ten), as the importer's batches do. A failure or a stop rolls back what had not
  * committed and leaves the row: the load stays resumable, and the next finish builds only the
  * indexes still missing and counts the words again. PGlite, one connection, does all of it in the
  * one transaction.
