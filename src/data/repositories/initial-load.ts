@@ -106,7 +106,7 @@ export async function finishInitialLoad(db: Db): Promise<void> {
     if (state === undefined) return;
     // The server's maintenance_work_mem is left as it is: building the tokens index of 100,000
     // records took 10.4-11.6 s with 64MB and 11.6-15.3 s with 512MB (measured on a loaded host),
-    // and 1MB to 256MB spent the same CPU (5.2-7.9 s, within the host's noise).
+    // and 1MB to 1GB spent the same CPU within the host's noise (docs/benchmarks.md, issue 30).
     const keys = state.definitions.filter(isKeyIndex);
     const others = state.definitions.filter((d) => !isKeyIndex(d));
     const rest = async (q: Queryable) => {
