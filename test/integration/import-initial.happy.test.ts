@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
+import { beginInitialLoad, finishInitialLoad } from '../../src/data/repositories/initial-load.ts';
 import { ApiError } from '../../src/domain/errors.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -132,5 +133,36 @@ describe('an initial load of the register mirror', () => {
     assert.deepEqual(await storedWordCounts(db), await recountedWordCounts(db));
     const totals = await scanner.scan({ watchIds: [watch.id] });
     assert.equal(totals.alertsCreated, 1);
+  });
+
+  it('a finish that fails in part builds nothing and counts nothing, and the load finishes when run again', async () => {
+    // With PostgreSQL the match-key index is built on one connection while the others and the word
+    // count run on a second: a failure on the second must leave the row, and no index, behind.
+    assert.equal((await beginInitialLoad(db)).outcome, 'started');
+    await importRecords(db, register(40), { partOfInitialLoad: true, batchSize: 16 });
+    const [state] = await db.query<{ definitions: string[] }>(
+      'SELECT index_definitions AS definitions FROM mirror_initial_load',
+    );
+    const definitions = state?.definitions ?? [];
+    const broken =
+      'CREATE INDEX mark_band_broken_idx ON public.mark_band USING gin (no_such_column)';
+    await db.query('UPDATE mirror_initial_load SET index_definitions = $1::text[]', [
+      [...definitions, broken],
+    ]);
+    await assert.rejects(finishInitialLoad(db), /no_such_column/);
+    assert.equal(await loading(), true, 'the load is left to finish');
+    assert.deepEqual(await candidateIndexes(), [], 'no index built');
+    assert.equal((await storedWordCounts(db)).size, 0, 'no word counted');
+    const watch = await factories(db).makeWatch(principal, { name: 'Zenith' });
+    assert.deepEqual(await scanner.queue.claim(1), [], 'no scan of the unfinished mirror');
+
+    await db.query('UPDATE mirror_initial_load SET index_definitions = $1::text[]', [definitions]);
+    await finishInitialLoad(db);
+    assert.equal(await loading(), false);
+    assert.deepEqual(await candidateIndexes(), migratedIndexes);
+    assert.deepEqual(await storedWordCounts(db), await recountedWordCounts(db));
+    assert.deepEqual(await keyMismatches(db), []);
+    const totals = await scanner.scan({ watchIds: [watch.id] });
+    assert.ok(totals.alertsCreated > 0);
   });
 });

@@ -69,9 +69,33 @@ export async function beginInitialLoad(
 }
 
 /**
- * Ends an initial load in one transaction: builds the indexes it dropped, counts the mirror's
- * words and deletes its row, so that scans see either no indexes and the row, or both indexes and
- * counts. A build that fails or is stopped rolls back whole and leaves the load resumable.
+ * The match-key index (migration 035): on every record's ~20 keys, most of its tokens found in no
+ * other record, it is the costliest build of the load, ~70 µs of PostgreSQL CPU per record where
+ * the ten band indexes and the word count take ~13 together (100,000 records). An index of
+ * another name is built with the others: slower, not wrong.
+ */
+const isKeyIndex = (definition: string) => /^CREATE INDEX mark_keys_idx /.test(definition);
+
+/** Builds the indexes of `definitions` (a resumed finish skips those a stopped one built). */
+async function buildIndexes(tx: Queryable, definitions: readonly string[]): Promise<void> {
+  for (const definition of definitions) {
+    await tx.exec(definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS '));
+  }
+}
+
+/**
+ * Ends an initial load: builds the indexes it dropped, counts the mirror's words and deletes its
+ * row, the row last, in the transaction that holds the import lock throughout, so that scans see
+ * either the row (and wait) or every index and the counts.
+ *
+ * With PostgreSQL the match-key index is built in that transaction while the other indexes and
+ * the word count are done on a second connection, in a transaction of their own committed before
+ * the row is deleted: a GIN build runs on one core (PostgreSQL 15 builds no GIN index in parallel),
+ * and the importer's process is idle by then. It takes two connections of the pool (openDb's has
+ * ten), as the importer's batches do. A failure or a stop rolls back what had not
+ * committed and leaves the row: the load stays resumable, and the next finish builds only the
+ * indexes still missing and counts the words again. PGlite, one connection, does all of it in the
+ * one transaction.
  */
 export async function finishInitialLoad(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
@@ -81,11 +105,22 @@ export async function finishInitialLoad(db: Db): Promise<void> {
     );
     if (state === undefined) return;
     // The server's maintenance_work_mem is left as it is: building the tokens index of 100,000
-    // records took 10.4-11.6 s with 64MB and 11.6-15.3 s with 512MB (measured on a loaded host).
-    for (const definition of state.definitions) {
-      await tx.exec(definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS '));
+    // records took 10.4-11.6 s with 64MB and 11.6-15.3 s with 512MB (measured on a loaded host),
+    // and 1MB to 1GB spent the same CPU within the host's noise (docs/benchmarks.md, issue 30).
+    const keys = state.definitions.filter(isKeyIndex);
+    const others = state.definitions.filter((d) => !isKeyIndex(d));
+    const rest = async (q: Queryable) => {
+      await buildIndexes(q, others);
+      await recountWords(q);
+    };
+    if (db.kind === 'postgres') {
+      // Both run to their end before this transaction ends, whichever fails first.
+      const results = await Promise.allSettled([buildIndexes(tx, keys), db.transaction(rest)]);
+      for (const result of results) if (result.status === 'rejected') throw result.reason;
+    } else {
+      await buildIndexes(tx, keys);
+      await rest(tx);
     }
-    await recountWords(tx);
     await tx.query('DELETE FROM mirror_initial_load');
   });
 }
