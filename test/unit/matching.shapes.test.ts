@@ -133,3 +133,41 @@ describe('same_shape: drug-length names three letters apart', () => {
     assert.equal(finds('SORVATINEX', 'SORBULINAX', 'same_shape'), undefined);
   });
 });
+
+describe('same_shape: names respelt after the same beginning', () => {
+  it('from 7 letters, three edits after the same first 3 letters, and retrieves them', () => {
+    const r = assertFound('SYNACTHEN', 'SYNECTHA', 'same_shape');
+    assert.equal(r.kind === 'same_shape' && r.distance, 3);
+    assertFound('MIRVIVA', 'MIRIVAIR', 'same_shape');
+  });
+  it('not where either name is an English word, nor another rhythm', () => {
+    assert.equal(finds('CAPRUEN', 'CAPTAIN', 'same_shape'), undefined);
+    assert.equal(finds('CAPTAIN', 'CAPRUEN', 'same_shape'), undefined);
+    assert.equal(finds('MIRVIVA', 'MIRIVAIRA', 'same_shape'), undefined); // 2 letters longer
+  });
+});
+
+describe('rhyme: the same long ending, another beginning', () => {
+  it('raises a changed or added first letter or two, and retrieves it', () => {
+    const r = assertFound('PROZAC', 'HERBROZAC', 'rhyme');
+    assert.deepEqual(r.kind === 'rhyme' && [r.ending, r.heads], ['ROZAC', ['P', 'HERB']]);
+    assertFound('SEROPRAM', 'OROPRAM', 'rhyme');
+    assertFound('KLOMAXI', 'TROMAXI', 'rhyme'); // two edits: too many at 7 letters
+  });
+  it('raises a beginning respelt within two letters, in a word of the mark', () => {
+    const r = assertFound('GENTACUTAN', 'GENOVE GENOCUTAN', 'rhyme');
+    assert.deepEqual(r.kind === 'rhyme' && [r.word, r.at], ['GENOCUTAN', 1]);
+  });
+  it('leaves alone other beginnings, words, shared English endings and phrases', () => {
+    assert.equal(finds('CALOPRAM', 'TIMOPRAM', 'rhyme'), undefined); // 3 letters, no respelling
+    assert.equal(finds('SEROPRAM', 'SEXTOPRAM', 'rhyme'), undefined); // SE replaced by SEXT: 4 edits
+    assert.equal(finds('GLOCKET', 'POCKET', 'rhyme'), undefined); // an English word
+    assert.equal(finds('PURFITNESS', 'SUPERFITNESS', 'rhyme'), undefined); // FITNESS is a word
+    assert.equal(finds('PROZAC', 'THE BIG HERBROZAC SHOP', 'rhyme'), undefined); // 4 words
+    assert.equal(finds('ROZAC', 'HEROZAC', 'rhyme'), undefined); // a 5-letter brand
+    assert.equal(finds('PROZAC', 'NETPROZAC', 'rhyme'), undefined); // the whole brand: fused
+    assert.equal(finds('PROZAC', 'HERBROZAK', 'rhyme'), undefined); // the ending differs
+    assert.equal(finds('PROZAC', 'HERBOZAC', 'rhyme'), undefined); // a 4-letter ending
+    assert.equal(finds('GENTACUTAN', 'GENOVE BENTOCUTAN', 'rhyme'), undefined); // other start
+  });
+});

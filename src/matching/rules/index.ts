@@ -18,6 +18,7 @@ import { type PartsSwappedReason, partsSwapped } from './parts-swapped.ts';
 import { type PhoneticReason, phonetic } from './phonetic.ts';
 import { type RearrangedReason, rearranged } from './rearranged.ts';
 import { type ReorderedReason, reordered } from './reordered.ts';
+import { type RhymeReason, rhyme } from './rhyme.ts';
 import type { MatchRule } from './rule.ts';
 import { type SameShapeReason, sameShape } from './same-shape.ts';
 import { type SharedNumberReason, sharedNumber } from './shared-number.ts';
@@ -44,7 +45,8 @@ export type TextReason =
   | ContractionReason
   | LetterChangedReason
   | SharedNumberReason
-  | RearrangedReason;
+  | RearrangedReason
+  | RhymeReason;
 export type TextReasonKind = TextReason['kind'];
 
 export const RULES: readonly MatchRule<TextReason>[] = [
@@ -68,6 +70,7 @@ export const RULES: readonly MatchRule<TextReason>[] = [
   letterChanged,
   sharedNumber,
   rearranged,
+  rhyme,
 ];
 
 const BY_KIND: ReadonlyMap<string, MatchRule<TextReason>> = new Map(RULES.map((r) => [r.kind, r]));

@@ -3,10 +3,13 @@
 // drug names (OMEPRAL / OMERAN, VAGISIL / VAGISAN, EVONISE / EVARISE). Below 8 letters the edit rule
 // allows one edit only; these pairs are two apart. From 8 letters, three edits when the names share
 // their first 3 letters and their last 3: two names of a drug's length with the same beginning and
-// ending and a few letters changed between them. Not for common words. Retrieved by the shape keys
-// (normalize.ts, shapeKeys).
+// ending and a few letters changed between them; from 7 letters, three edits also when the names
+// share their first 3 letters and neither is an English word (SYNACTHEN / SYNECTHA, MIRVIVA /
+// MIRIVAIR: a name respelt after the same beginning). Not for common words. Retrieved by the shape
+// keys (normalize.ts, shapeKeys).
 import { FOLDED_COMMON_WORDS, vowelGroups } from '../normalize.ts';
 import { damerauLevenshtein } from '../similarity.ts';
+import { isWord } from '../vocabulary.ts';
 import { type MatchRule, spellings } from './rule.ts';
 
 export type SameShapeReason = {
@@ -22,6 +25,15 @@ export type SameShapeReason = {
 
 /** From this length (the brand's), names with the same first and last 3 letters may be 3 apart. */
 const LONG_SHAPE = 8;
+/** From this length, names that are no English words and share their first 3 letters, too. */
+const RESPELT_SHAPE = 7;
+
+/** May the names be three edits apart (else two)? */
+export function threeApart(b: string, c: string, pre: number, suf: number): boolean {
+  if (pre < 3) return false;
+  if (b.length >= LONG_SHAPE && suf >= 3) return true;
+  return b.length >= RESPELT_SHAPE && !isWord(b) && !isWord(c);
+}
 
 export const sameShape: MatchRule<SameShapeReason> = {
   kind: 'same_shape',
@@ -41,7 +53,7 @@ export const sameShape: MatchRule<SameShapeReason> = {
       suf++;
     }
     if (!(pre >= 3 || (pre >= 2 && suf >= 3))) return null;
-    const most = b.length >= LONG_SHAPE && pre >= 3 && suf >= 3 ? 3 : 2;
+    const most = threeApart(b, c, pre, suf) ? 3 : 2;
     const distance = damerauLevenshtein(b, c, most);
     if (distance === 0 || distance > most) return null;
     const prefix = b.slice(0, pre);
