@@ -12,6 +12,9 @@
 //     what leaving that key out would save, and cost;
 //   - the decision's CPU per candidate (best of three passes over the candidates, JIT warm).
 //
+//   BENCH_KEYS_DROP keys (rule kinds, `band`) whose candidates in a related class are counted:
+//                   those no other key retrieves, and how many of them are raised (what a
+//                   related-class search without these keys would leave out)
 //   BENCH_RECORDS   register size (default 300000)
 //   BENCH_WATCHES   watches (default 1000)
 //   BENCH_SEED      seed (default 20240611)
@@ -47,6 +50,8 @@ const env = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const recordCount = env('BENCH_RECORDS', 300_000);
 const watchCount = env('BENCH_WATCHES', 1000);
 const seed = env('BENCH_SEED', 20_240_611);
+const dropped = new Set((process.env.BENCH_KEYS_DROP ?? '').split(',').filter((k) => k !== ''));
+const left = { candidates: 0, raised: 0 };
 
 const texts = readMarkTexts();
 const rnd = random(mulberry32(seed));
@@ -155,6 +160,10 @@ for (const spec of specs) {
     if (decision?.reasons.some((r) => ruleOf(r.kind) !== undefined)) c.text++;
     if (raised) c.raised++;
     byClasses.set(classes, c);
+    if (related && dropped.size > 0 && keys.every((k) => dropped.has(k))) {
+      left.candidates++;
+      if (raised) left.raised++;
+    }
     for (const key of keys) {
       const k = byKey.get(`${key} | ${classes}`) ?? { retrieves: 0, alone: 0, raisedAlone: 0 };
       k.retrieves++;
@@ -185,6 +194,11 @@ for (const [classes, c] of byClasses) {
 console.log('key | classes: retrieves, alone, raised of those alone');
 for (const [key, k] of [...byKey].sort((a, b) => b[1].alone - a[1].alone)) {
   console.log(`  ${key}: ${fmt(k.retrieves, 0)}, ${fmt(k.alone, 0)}, ${fmt(k.raisedAlone, 0)}`);
+}
+if (dropped.size > 0) {
+  console.log(
+    `related-class candidates only ${[...dropped].join(', ')} retrieve: ${fmt(left.candidates, 0)}, raised ${fmt(left.raised, 0)}`,
+  );
 }
 let best = Number.POSITIVE_INFINITY;
 for (let pass = 0; pass < 3; pass++) {
