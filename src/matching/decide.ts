@@ -300,6 +300,17 @@ export function findCandidate(
   return { m, text, relation: candidate ? relation : null, reasons };
 }
 
+/**
+ * Can a record with this text be a conflict of the watch at all: live (or of unknown liveness) and
+ * found by a text rule. A decision needs both, whatever the classes and the territory
+ * (findCandidate); and whether a rule finds the text does not depend on the words the record
+ * disclaims (`shared_word` only notes them), so a record that fails this is a conflict of no
+ * watch's classes, and a scan can leave it out before reading it in full.
+ */
+export function mayConflict(p: PreparedWatch, markText: string, live: boolean | null): boolean {
+  return live !== false && compareText(p, analyzeMark(markText)).length > 0;
+}
+
 /** The decision for one watch and one register record. */
 export function decideConflict(watch: WatchInput, record: RecordInput): Decision {
   return decideConflictPrepared(prepareWatch(watch), record);

@@ -37,6 +37,8 @@ export function indexRow(id: number, markText: string, classes: number[]): Index
   const keys = matchKeys(markText);
   return {
     id,
+    markText,
+    live: true,
     tokens: keys.tokens,
     sound: keys.soundCodes,
     compact: keys.compact,

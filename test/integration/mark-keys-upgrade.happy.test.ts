@@ -106,7 +106,7 @@ describe('migration 035: a mirror stored before it keeps its candidates', () => 
 
     // The candidates before: the one candidate rule over the keys as stored in marks.
     const stored = await db.query<IndexedRecordRow>(
-      `SELECT id, tokens, sound_codes AS sound, compact_text AS compact, compact_len AS len,
+      `SELECT id, mark_text AS "markText", live, tokens, sound_codes AS sound, compact_text AS compact, compact_len AS len,
               classes, jurisdiction, designations FROM marks`,
     );
     const index = buildCandidateIndex(stored);

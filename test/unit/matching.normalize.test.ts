@@ -278,6 +278,23 @@ describe('similarity measures', () => {
     assert.equal(damerauLevenshtein('', 'ABC'), 3);
     assert.equal(damerauLevenshtein('KITTEN', 'SITTING', 1), 2, 'stops early above max');
   });
+  it('damerauLevenshtein leaves nothing of one computation to the next, early stops included', () => {
+    // Each pair after another whose characters it shares: a position left from before would
+    // count as a transposition.
+    const pairs: [string, string, number][] = [
+      ['CA', 'AC', 1],
+      ['ÉCOLE', 'ECOLE', 1],
+      ['KITTEN', 'SITTING', 3],
+      ['日本語', '本日語', 1],
+      ['MANAGEMENT', 'MAGNEMENT', 2],
+      ['ECOLE', 'ÉCOLE', 1],
+    ];
+    for (const [a, b, d] of pairs) {
+      // Before it, a computation over the same characters that stops early (above max 1).
+      assert.ok(damerauLevenshtein([...b].reverse().join(''), `${a}XY`, 1) >= 2);
+      assert.equal(damerauLevenshtein(a, b), d, `${a} / ${b}`);
+    }
+  });
   it('trigramSimilarity matches pg_trgm', () => {
     assert.deepEqual([...trigrams('word')].sort(), ['  w', ' wo', 'ord', 'rd ', 'wor']);
     assert.equal(trigramSimilarity('word', 'words').toFixed(6), '0.571429');

@@ -213,7 +213,8 @@ function anyClassBranch(forms: string, length: string): string {
  */
 export async function readChangedKeys(db: Queryable, range: SeqRange): Promise<IndexedRecordRow[]> {
   return db.query<IndexedRecordRow>(
-    `SELECT m.id, k.tokens, k.sound_codes AS sound, m.compact_text AS compact,
+    `SELECT m.id, m.mark_text AS "markText", m.live, k.tokens, k.sound_codes AS sound,
+            m.compact_text AS compact,
             m.compact_len AS len, m.classes, m.jurisdiction, m.designations
        FROM marks m
       CROSS JOIN LATERAL (SELECT k.tokens, k.sound_codes FROM mark_keys k

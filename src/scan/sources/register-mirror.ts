@@ -7,7 +7,7 @@ import {
   readRecordsInRange,
   type SeqRange,
 } from '../../data/repositories/mirror-candidates.ts';
-import { matchCandidateIndex } from '../../matching/candidates.ts';
+import { conflictCandidates } from '../../matching/candidates.ts';
 import type { PreparedWatch } from '../../matching/decide.ts';
 import { MIRROR_SOURCE } from '../../register/sources.ts';
 import { createRecentChanges, RANGE_MAX_ROWS } from './recent-changes.ts';
@@ -16,7 +16,8 @@ import type { SourceAdapter } from './source-adapter.ts';
 /**
  * The register mirror (table marks) as the `global_trademark_database` source. Candidates follow
  * the one candidate rule (src/matching/candidates.ts): a recent range of changes is matched in
- * memory (recent-changes.ts), anything else by the indexed query of
+ * memory (recent-changes.ts), where only the candidates that may be conflicts are read in full
+ * (conflictCandidates), anything else by the indexed query of
  * data/repositories/mirror-candidates.ts. Each adapter keeps its own cache of recently read
  * ranges, per database.
  */
@@ -29,7 +30,7 @@ export function createRegisterMirror(): SourceAdapter {
 
     async findCandidates(db: Db, watch: PreparedWatch, range: SeqRange) {
       if (range.fromSeq > 0 && range.toSeq - range.fromSeq <= RANGE_MAX_ROWS) {
-        const ids = matchCandidateIndex(await recent.changedIndex(db, range), watch);
+        const ids = conflictCandidates(await recent.changedIndex(db, range), watch);
         if (ids.length === 0) return [];
         return readRecordsInRange(db, ids, range);
       }
