@@ -152,16 +152,28 @@ export function compareText(
  * Is the text strong enough to cross into a related class at any score the model raises: a
  * finding of RELATED_MIN_SCORE or more that the severity of the same class rates high on its own
  * (the texts the same to the eye or the ear, one letter from a distinctive brand, its plural), or
- * a distinctive brand whole inside a longer mark (medium there). Other findings cross only at a
- * score of medium or more (raisedAt).
+ * a distinctive brand whole inside a longer mark (medium there; wholeBrandTaken for the forms
+ * other than its words). Other findings cross only at a score of medium or more (raisedAt).
  */
 export function strongText(p: PreparedWatch, text: readonly TextReason[]): boolean {
   const input = { p, distinctive: isDistinctiveBrand(p), context: undefined };
   return text.some((r) => {
+    if (wholeBrandTaken(p, r)) return true;
     const rule = ruleOf(r.kind);
     if (rule === undefined || rule.score < RELATED_MIN_SCORE) return false;
     return rule.severity(r, input)[0] >= (r.kind === 'contains_brand' ? 2 : 3);
   });
+}
+
+/**
+ * Is the distinctive brand (one with a word not weak in the register, as for the same mark in any
+ * class) taken whole into the mark in another form than its own words (the rules'
+ * `takesBrandWhole`: its plural opening the mark, fused with the next word, or the brand without
+ * its weak words)?
+ */
+function wholeBrandTaken(p: PreparedWatch, r: TextReason): boolean {
+  if (!isDistinctiveBrand(p) || p.weighty.length === 0) return false;
+  return ruleOf(r.kind)?.takesBrandWhole?.(r, p) === true;
 }
 
 /**

@@ -125,10 +125,37 @@ const RESTAURANT: GoodsSide = {
   name: 'restaurant services',
   terms: ['RESTAURANT', 'CAFE', 'CAFETERIA', 'BAR', 'CATERING', 'FOOD', 'DRINK', 'PUB', 'BREWPUB'],
 };
+/** Clothing: the words of the class 25 heading and its common goods (underwear and hosiery too). */
 const CLOTHING: GoodsSide = {
   niceClass: 25,
   name: 'clothing',
-  terms: ['CLOTHING', 'SHIRT', 'T-SHIRT', 'APPAREL', 'CAP', 'HAT', 'FOOTWEAR', 'SHOE', 'JACKET'],
+  terms: [
+    'CLOTHING',
+    'SHIRT',
+    'T-SHIRT',
+    'APPAREL',
+    'CAP',
+    'HAT',
+    'HEADGEAR',
+    'FOOTWEAR',
+    'SHOE',
+    'BOOT',
+    'JACKET',
+    'COAT',
+    'DRESS',
+    'SKIRT',
+    'TROUSERS',
+    'PANTS',
+    'JEANS',
+    'SWEATER',
+    'SWEATSHIRT',
+    'UNDERWEAR',
+    'LINGERIE',
+    'HOSIERY',
+    'GIRDLE',
+    'SCARF',
+    'GLOVE',
+  ],
 };
 const ENTERTAINMENT: GoodsSide = {
   niceClass: 41,
@@ -142,6 +169,8 @@ const ENTERTAINMENT: GoodsSide = {
     'TELEVISION',
     'FILM',
     'EVENT',
+    'AMUSEMENT',
+    'ATTRACTION',
   ],
 };
 const RECORDINGS: GoodsSide = {
@@ -153,6 +182,27 @@ const RETAIL: GoodsSide = {
   niceClass: 35,
   name: 'retail store services',
   terms: ['RETAIL', 'STORE', 'SHOP', 'SHOPS', 'CONSIGNMENT', 'ONLINE', 'WHOLESALE'],
+};
+const TOBACCO: GoodsSide = {
+  niceClass: 34,
+  name: 'tobacco products',
+  terms: ['TOBACCO', 'CIGARETTE', 'CIGAR', 'CIGARILLO', 'SMOKING', 'SNUFF'],
+};
+const MAGAZINES: GoodsSide = {
+  niceClass: 16,
+  name: 'magazines and periodicals',
+  terms: ['MAGAZINE', 'PERIODICAL', 'JOURNAL', 'NEWSPAPER', 'PUBLICATION'],
+};
+/** Class 3 holds car polishes and waxes as well as cosmetics: only those meet car washes. */
+const CAR_CARE: GoodsSide = {
+  niceClass: 3,
+  name: 'car care products',
+  terms: ['CAR', 'AUTOMOBILE', 'VEHICLE', 'WAX', 'POLISH'],
+};
+const CAR_WASH: GoodsSide = {
+  niceClass: 37,
+  name: 'car wash services',
+  terms: ['WASH', 'WASHING', 'DETAILING', 'VALETING'],
 };
 const UTENSILS: GoodsSide = {
   niceClass: 21,
@@ -249,6 +299,49 @@ export const CLASS_RELATIONS: readonly ClassRelation[] = [
     reason: 'clothing is sold through the retail stores that carry it',
     sources: [
       'In re Detroit Athletic Co., 903 F.3d 1297 (Fed. Cir. 2018): DETROIT ATHLETIC CLUB (clothing) / DETROIT ATHLETIC CO. (retail store services featuring sports clothing)',
+    ],
+  },
+  {
+    sides: [BEER, TOBACCO],
+    reason: 'beer and cigarettes are bought side by side, by the same adult buyers',
+    sources: [
+      'Carling Brewing Co. v. Philip Morris Inc., 297 F. Supp. 1330 (N.D. Ga. 1968): BLACK LABEL (beer) / BLACK LABEL (cigarettes)',
+    ],
+  },
+  // The older rule asked for a famous mark before spirits and tobacco met (Schenley Distillers,
+  // Inc. v. General Cigar Co., 166 USPQ 142 (CCPA 1970)); the Board has since found the goods
+  // complementary on evidence of trade practice, for marks that are not famous.
+  {
+    sides: [WINE_SPIRITS, TOBACCO],
+    reason:
+      'spirits and cigars are marketed to be enjoyed together, and distillers and vintners sell cigars under their own marks',
+    sources: [
+      'In re El Galan, Inc., Serial No. 86961428 (TTAB Feb. 1, 2018): TERNURA (liquor, tequila, vodka, wines) / TERNURA (cigars)',
+      'Nemiroff Intellectual Property Establishment v. RAM Development Associates LLC, Opposition No. 91244891 (TTAB Apr. 11, 2024): NEMIROFF (brandy, vodka, liqueurs) / NEMIROFF (cigars, cigarettes)',
+    ],
+  },
+  {
+    sides: [MAGAZINES, CLOTHING],
+    reason:
+      'a magazine written for a public lends its title to goods for that public, which its readers take for the publisher’s',
+    sources: [
+      'Triangle Publications, Inc. v. Rohrlich, 167 F.2d 969 (2d Cir. 1948): SEVENTEEN (magazine for girls) / MISS SEVENTEEN (girdles)',
+    ],
+  },
+  {
+    sides: [ENTERTAINMENT, RESTAURANT],
+    reason:
+      'visitors eat where they are entertained: an amusement attraction and a restaurant were found related',
+    sources: [
+      'In re Adrenalin Technologies, LLC, Serial No. 90303848 (TTAB Jan. 31, 2024): NIFTY FIFTY’S (restaurant services) / NIFTY FIFTIES (amusement park attraction)',
+    ],
+  },
+  {
+    sides: [CAR_CARE, CAR_WASH],
+    reason:
+      'car waxes and cleaners are used on the cars that car washes clean, for the same owners',
+    sources: [
+      'Wynn Oil Co. v. Thomas, 839 F.2d 1183 (6th Cir. 1988): CLASSIC (car care products) / CLASSIC CAR WASH (car wash services)',
     ],
   },
   {

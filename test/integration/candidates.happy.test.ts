@@ -46,6 +46,13 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
     makeRecord({ markText: `${name} Parfums`, classes: [3] }),
   );
   const itselfElsewhere = BRANDS.map((name) => makeRecord({ markText: name, classes: [3] }));
+  // A beer brand taken whole into longer marks for cigarettes (34, related to beer since Carling
+  // Brewing v. Philip Morris) and for firearms (13, related to nothing).
+  const beer = prepareWatch({ name: 'Quillstone', niceClasses: [32], designations: ['DE'] });
+  const tobacco = ['Quillstones Pils', 'Quillstonesky'].map((markText) =>
+    makeRecord({ markText, classes: [34], jurisdiction: 'EM' }),
+  );
+  const firearms = makeRecord({ markText: 'Quillstones Pils', classes: [13], jurisdiction: 'EM' });
 
   before(async () => {
     database = await createTestDatabase();
@@ -71,7 +78,13 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
         makeRecord({ markText, classes: [25], jurisdiction: i % 2 === 0 ? 'EM' : 'US' }),
       ),
     );
-    await importRecords(db, [...classless, ...otherClass, ...itselfElsewhere]);
+    await importRecords(db, [
+      ...classless,
+      ...otherClass,
+      ...itselfElsewhere,
+      ...tobacco,
+      firearms,
+    ]);
   });
   after(() => database.drop());
 
@@ -143,6 +156,27 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
         );
       }
     }
+  });
+
+  it('a brand taken whole into a longer mark in a related class is a candidate by both paths and raised', async () => {
+    const mirror = createRegisterMirror();
+    const toSeq = await highestChangeSeq(db);
+    const index = buildCandidateIndex(await readChangedKeys(db, { fromSeq: 0, toSeq }));
+    const externalIdOf = new Map(
+      (
+        await db.query<{ id: number; external_id: string }>('SELECT id, external_id FROM marks')
+      ).map((r) => [Number(r.id), r.external_id]),
+    );
+    const paths = {
+      sql: (await mirror.findCandidates(db, beer, { fromSeq: 0, toSeq })).map((r) => r.externalId),
+      memory: matchCandidateIndex(index, beer).map((id) => externalIdOf.get(Number(id))),
+    };
+    for (const [path, ids] of Object.entries(paths)) {
+      for (const r of tobacco) assert.ok(ids.includes(r.externalId), `${path}: ${r.markText}`);
+      assert.ok(!ids.includes(firearms.externalId), `${path} keeps the class 13 record`);
+    }
+    for (const r of tobacco)
+      assert.equal(decideConflictPrepared(beer, r).conflict, true, r.markText);
   });
 
   it('an incremental scan reads the in-memory index and finds the same candidates as SQL, less those no text rule finds', async () => {

@@ -47,6 +47,37 @@ describe('related classes', () => {
     assert.deepEqual(relatedClassesOf([13]), [], 'no relation invented for firearms');
   });
 
+  it('relate the pairs found since, each to the goods its decision names', () => {
+    for (const [a, b] of [
+      [32, 34], // beer / cigarettes
+      [33, 34], // spirits / cigars
+      [16, 25], // magazines / clothing
+      [41, 43], // amusement attraction / restaurant
+      [3, 37], // car care products / car wash
+    ] as const) {
+      assert.ok(relatedClassesOf([a]).includes(b), `${a} → ${b}`);
+      assert.ok(relatedClassesOf([b]).includes(a), `${b} → ${a}`);
+    }
+    const meets = (watchClass: number, recordClass: number, text: string) =>
+      goodsMeeting(new Set([watchClass]), [recordClass], [{ niceClass: recordClass, text }]);
+    assert.equal(meets(32, 34, 'Cigarettes; tobacco')?.recordGoods, 'tobacco products');
+    assert.equal(meets(32, 34, 'Matches'), null);
+    assert.equal(meets(16, 25, 'Girdles and corsets')?.recordGoods, 'clothing');
+    assert.equal(
+      meets(25, 16, 'Monthly magazines for girls')?.recordGoods,
+      'magazines and periodicals',
+    );
+    assert.equal(
+      meets(43, 41, 'Amusement park attractions')?.recordGoods,
+      'entertainment services',
+    );
+    // Class 3 is cosmetics too, class 37 building repair too: only car care meets car washes.
+    assert.equal(meets(3, 37, 'Car wash services')?.recordGoods, 'car wash services');
+    assert.equal(meets(3, 37, 'Repair of roofs'), null);
+    assert.equal(meets(37, 3, 'Car waxes and polishes')?.recordGoods, 'car care products');
+    assert.equal(meets(37, 3, 'Shampoo'), null);
+  });
+
   it('read the goods text where the record has one, and the class heading where not', () => {
     const beer = new Set([32]);
     const tequila = goodsMeeting(beer, [33], [{ niceClass: 33, text: 'Tequila; mezcal' }]);
@@ -108,6 +139,41 @@ describe('a record in a related class', () => {
     assert.equal(
       acrossGate(g, compareMarks('GASPARILLA', 'GASPARILLA') as TextReason[], 'unrelated'),
       'medium',
+    );
+  });
+
+  it('takes a distinctive brand taken whole (plural, fused, without weak words) as strong text', () => {
+    const p = watch('ZORBLAX', [32]);
+    const gate = (mark: string) =>
+      acrossGate(p, compareMarks('ZORBLAX', mark) as TextReason[], 'related');
+    // The brand with a plural or possessive S, then a word; the brand written into one word.
+    assert.equal(gate('ZORBLAXS PILS'), 'none');
+    assert.equal(gate("ZORBLAX'S PILS"), 'none');
+    assert.equal(gate('ZORBLAXSKY'), 'none');
+    // The mark is the brand without its weak words (HOTEL): the brand itself.
+    const hotel = compareMarks('HOTEL ZORBLAX', 'ZORBLAX') as TextReason[];
+    assert.equal(acrossGate(watch('HOTEL ZORBLAX', [43]), hotel, 'related'), 'none');
+    // One of two distinctive words is a part of the brand, not the brand: weaker text.
+    const part = compareMarks('KRIMPEL ZORBLAX', 'ZORBLAX') as TextReason[];
+    assert.deepEqual(
+      part.map((r) => r.kind),
+      ['contained_in_brand'],
+    );
+    assert.equal(acrossGate(watch('KRIMPEL ZORBLAX', [43]), part, 'related'), 'across');
+    // Not the brand first: weaker text, from the across threshold.
+    assert.equal(gate('PILS ZORBLAXS'), 'across');
+    assert.equal(gate('SKYZORBLAX'), 'across');
+    // A brand of common words joined with another word is often another word: weaker text.
+    const common = compareMarks('GOLDEN', 'GOLDENSKY') as TextReason[];
+    assert.ok(common.length > 0);
+    assert.equal(acrossGate(watch('GOLDEN', [32]), common, 'related'), 'across');
+    const d = decideConflictPrepared(
+      p,
+      record('ZORBLAXSKY', [33], [{ niceClass: 33, text: 'wine' }]),
+    );
+    assert.equal(d.conflict, d.score >= MODEL.thresholds.alert);
+    assert.ok(
+      assessSeverity(p, d.reasons, { markText: 'ZORBLAXSKY', classes: [33] }).severity !== 'high',
     );
   });
 

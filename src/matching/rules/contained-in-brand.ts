@@ -1,7 +1,7 @@
 // `contained_in_brand`: the whole mark is a distinctive run of the brand's words (or the distinctive
 // part of a one-word compound brand), or the brand's initials (ML for ML MARK LEES). Retrieved by
 // the runs and the initials, which the watch sends.
-import { allCommon } from '../normalize.ts';
+import { allCommon, analyzeMark } from '../normalize.ts';
 import { CONTAINED_MIN_LENGTH } from '../prepare.ts';
 import { lit, type MatchRule, quote } from './rule.ts';
 
@@ -10,6 +10,9 @@ export type ContainedInBrandReason = {
   detail: string;
   words: string[];
 };
+
+/** The distinctive part that stands for the brand (the length the severity rates medium). */
+const CONTAINED_WHOLE_MIN = 5;
 
 export const containedInBrand: MatchRule<ContainedInBrandReason> = {
   kind: 'contained_in_brand',
@@ -35,6 +38,15 @@ export const containedInBrand: MatchRule<ContainedInBrandReason> = {
   keys(p, out) {
     for (const key of p.runs.keys()) out.tokens.add(key);
     if (p.initials !== null) out.tokens.add(p.initials);
+  },
+  // The mark is every word of the brand that is not weak, and only those (CIPRIANI for HOTEL
+  // CIPRIANI): the brand without its descriptive words.
+  takesBrandWhole(r, p) {
+    const distinctive = analyzeMark(p.weighty.map((w) => w.plain).join(' ')).compact;
+    return (
+      distinctive.length >= CONTAINED_WHOLE_MIN &&
+      analyzeMark(r.words.join(' ')).compact === distinctive
+    );
   },
   severity: (r) =>
     r.words.join('').length >= 5

@@ -59,6 +59,8 @@ export const fused: MatchRule<FusedReason> = {
   keys(p, out) {
     for (const a of p.anchors) out.tokens.add(a);
   },
+  // The brand written into one word with the word after it (MOTHERSKY for MOTHER).
+  takesBrandWhole: (r) => r.side === 'start' && r.at === 0,
   severity: (_r, { p, distinctive }) =>
     distinctive && p.brand.compact.length >= LONG_BRAND
       ? [

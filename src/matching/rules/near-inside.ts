@@ -118,6 +118,8 @@ export const nearInside: MatchRule<NearInsideReason> = {
       out.tokens.add(SKELETON_KEY + p.skeleton);
     }
   },
+  // The brand with a plural or possessive S as the mark's first word (VOLKS PILS for VOLK).
+  takesBrandWhole: (r) => r.how === 'plural' && r.at === 0,
   severity: (r, { distinctive }) =>
     distinctive && r.at === 0
       ? [2, 'a near form of the distinctive brand opens the mark']

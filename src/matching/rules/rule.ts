@@ -69,6 +69,12 @@ export interface MatchRule<R extends { kind: string; detail: string }> {
   keys?(p: PreparedWatch, out: KeySink): void;
   severity(r: R, s: SeverityInput): Level;
   evidence(r: R, c: EvidenceContext): EvidencePiece[];
+  /**
+   * Does the finding take the brand whole into the mark, in a form tribunals read as the brand
+   * itself with an addition or without its weak words? For a distinctive brand, such text crosses
+   * into a related class at the alert threshold (decide.ts, strongText).
+   */
+  takesBrandWhole?(r: R, p: PreparedWatch): boolean;
 }
 
 /**
