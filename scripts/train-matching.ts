@@ -201,8 +201,17 @@ const SIGN: Partial<Record<(typeof FEATURES)[number], 1 | -1>> = {
   goods_unknown: -1,
   goods_unrelated: -1,
 };
+/**
+ * Goods that only relate are never as close as the same goods (the interdependence of the goods'
+ * and the marks' likeness that every office applies): a related class must lower the score, if
+ * only a little, where a fit on few cross-class pairs would let it weigh nothing.
+ */
+const CEILING: Partial<Record<(typeof FEATURES)[number], number>> = { goods_related: -0.05 };
 const project = (k: number, w: number): number => {
-  const sign = SIGN[FEATURES[k] as (typeof FEATURES)[number]];
+  const feature = FEATURES[k] as (typeof FEATURES)[number];
+  const sign = SIGN[feature];
+  const ceiling = CEILING[feature];
+  if (ceiling !== undefined) return Math.min(ceiling, w);
   if (sign === 1) return Math.max(0, w);
   if (sign === -1) return Math.min(0, w);
   return w;
