@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { readMarkTexts } from '../../bench/lib/mark-texts.ts';
 import { mulberry32 } from '../../bench/lib/random.ts';
 import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/variants.ts';
 import type { Db } from '../../src/data/db.ts';
@@ -17,10 +17,7 @@ import { importRecords, makeRecord } from '../helpers/register.ts';
 // indexes (full scans) and the in-memory index (incremental scans). Over the same records and
 // watches they must return the same records, and every record the decision accepts.
 
-const texts = readFileSync(new URL('../fixtures/euipo/mark-texts.txt', import.meta.url), 'utf8')
-  .split('\n')
-  .map((t) => t.trim())
-  .filter((t) => t !== '');
+const texts = readMarkTexts();
 
 const BRANDS = [
   'Starbuck',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { readMarkTexts } from '../../bench/lib/mark-texts.ts';
 import { mulberry32 } from '../../bench/lib/random.ts';
 import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/variants.ts';
 import type { Db } from '../../src/data/db.ts';
@@ -27,10 +27,7 @@ import { insertMarksBefore035 } from '../helpers/seed.ts';
 // mirror, upgraded, must give every watch the candidates the rule gave it before, and the
 // importer and deletions must keep the moved keys in step afterwards.
 
-const texts = readFileSync(new URL('../fixtures/euipo/mark-texts.txt', import.meta.url), 'utf8')
-  .split('\n')
-  .map((t) => t.trim())
-  .filter((t) => t !== '');
+const texts = readMarkTexts();
 
 const BRANDS = ['Starbuck', 'zeroflush', 'Luma Netlock', 'Pelikan', 'Nike', 'Brio', 'Quillstone'];
 const CLASSES = [[], [25], [3], [35], [9, 25], [5], [32], [41]];

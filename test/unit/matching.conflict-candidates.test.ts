@@ -1,8 +1,8 @@
 // An incremental scan reads in full only the candidates that may be conflicts (conflictCandidates,
 // mayConflict): live records a text rule finds. Leaving the others out must never drop a conflict.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { readMarkTexts } from '../../bench/lib/mark-texts.ts';
 import { mulberry32 } from '../../bench/lib/random.ts';
 import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/variants.ts';
 import {
@@ -15,10 +15,7 @@ import { relatedClassesOf } from '../../src/matching/goods.ts';
 import { analyzeMark } from '../../src/matching/normalize.ts';
 import { indexRow } from '../helpers/matching.ts';
 
-const texts = readFileSync(new URL('../fixtures/euipo/mark-texts.txt', import.meta.url), 'utf8')
-  .split('\n')
-  .map((t) => t.trim())
-  .filter((t) => t !== '');
+const texts = readMarkTexts();
 
 const nike = prepareWatch({ name: 'NIKE', niceClasses: [25], designations: ['US'] });
 

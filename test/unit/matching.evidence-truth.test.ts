@@ -5,8 +5,8 @@
 // pairs of the eval: brands drawn from the real EUIPO texts, each with the eval's generated
 // variants of every kind and with real marks of the fixture.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { readMarkTexts } from '../../bench/lib/mark-texts.ts';
 import { mulberry32 } from '../../bench/lib/random.ts';
 import {
   isBrandLike,
@@ -23,14 +23,7 @@ import { ruleEvidence } from '../../src/matching/evidence.ts';
 import { analyzeMark } from '../../src/matching/normalize.ts';
 import { countWords } from '../../src/matching/word-weights.ts';
 
-const texts = [
-  ...new Set(
-    readFileSync(new URL('../fixtures/euipo/mark-texts.txt', import.meta.url), 'utf8')
-      .split('\n')
-      .map((t) => t.trim())
-      .filter((t) => t !== ''),
-  ),
-];
+const texts = readMarkTexts();
 const stats = countWords(texts.map((t) => analyzeMark(t).words));
 const plain = (s: string) => analyzeMark(s).plainCompact;
 
