@@ -5,8 +5,8 @@
 // key is described in docs/matching.md ("Stored keys and the candidate query").
 import { anyClassForms } from './any-class.ts';
 import { coverageSearch } from './coverage.ts';
-import { mayConflict, type PreparedWatch, TWO_EDITS_MIN_LENGTH } from './decide.ts';
-import type { MatchKeys } from './normalize.ts';
+import { mayConflictAnalyzed, type PreparedWatch, TWO_EDITS_MIN_LENGTH } from './decide.ts';
+import { analyzeMark, type MarkAnalysis, type MatchKeys } from './normalize.ts';
 import { trigramSimilarity, trigrams } from './similarity.ts';
 
 /**
@@ -125,6 +125,11 @@ export type CandidateIndex = {
   ids: Float64Array;
   markText: string[];
   live: (boolean | null)[];
+  /**
+   * Each record's analysis, made when a watch first needs it (conflictCandidates) and kept for the
+   * run's other watches: the same record is a candidate of many.
+   */
+  analyses: (MarkAnalysis | undefined)[];
   compactLength: Int32Array;
   /** Size of the record's trigram set when it can be in the two-edit band, else 0. */
   trigramCount: Int32Array;
@@ -252,6 +257,7 @@ export function buildCandidateIndex(rows: readonly IndexedRecordRow[]): Candidat
     ids: new Float64Array(n),
     markText: new Array<string>(n),
     live: new Array<boolean | null>(n),
+    analyses: new Array<MarkAnalysis | undefined>(n),
     compactLength: new Int32Array(n),
     trigramCount: new Int32Array(n),
     classesLow: new Int32Array(n),
@@ -304,7 +310,10 @@ export function matchCandidateIndex(set: CandidateIndex, watch: PreparedWatch): 
  */
 export function conflictCandidates(set: CandidateIndex, watch: PreparedWatch): number[] {
   return candidatePositions(set, watch)
-    .filter((i) => mayConflict(watch, set.markText[i] as string, set.live[i] as boolean | null))
+    .filter((i) => {
+      set.analyses[i] ??= analyzeMark(set.markText[i] as string);
+      return mayConflictAnalyzed(watch, set.analyses[i], set.live[i] as boolean | null);
+    })
     .map((i) => set.ids[i] as number);
 }
 

@@ -320,7 +320,16 @@ export function findCandidate(
  * watch's classes, and a scan can leave it out before reading it in full.
  */
 export function mayConflict(p: PreparedWatch, markText: string, live: boolean | null): boolean {
-  return live !== false && compareText(p, analyzeMark(markText)).length > 0;
+  return mayConflictAnalyzed(p, analyzeMark(markText), live);
+}
+
+/** mayConflict of a mark already analysed (analyzeMark). */
+export function mayConflictAnalyzed(
+  p: PreparedWatch,
+  m: MarkAnalysis,
+  live: boolean | null,
+): boolean {
+  return live !== false && compareText(p, m).length > 0;
 }
 
 /** The decision for one watch and one register record. */
