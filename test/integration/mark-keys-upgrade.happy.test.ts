@@ -10,6 +10,7 @@ import {
   initialLoadInProgress,
 } from '../../src/data/repositories/initial-load.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
+import { rekeyStoredMarks } from '../../src/data/upgrades.ts';
 import {
   buildCandidateIndex,
   type IndexedRecordRow,
@@ -71,16 +72,35 @@ function registerRecords() {
 
 const sorted = (ids: Iterable<number>) => [...ids].map(Number).sort((a, b) => a - b);
 
-/** The schema as the migrations before 035 left it, recorded as applied. */
-async function migrateBefore035(db: Db): Promise<void> {
-  const before035 = listMigrations().filter((m) => m.version < '035');
-  for (const migration of before035) await db.exec(migration.sql);
+/** The schema as the migrations before `version` left it, recorded as applied. */
+async function migrateBefore(db: Db, version: string): Promise<void> {
+  const earlier = listMigrations().filter((m) => m.version < version);
+  for (const migration of earlier) await db.exec(migration.sql);
   await db.query(
     'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
   );
-  for (const migration of before035) {
+  for (const migration of earlier) {
     await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
   }
+}
+
+const migrateBefore035 = (db: Db) => migrateBefore(db, '035');
+
+/**
+ * A mirror as migration 035 left it (match keys as texts in mark_keys), holding `records`: stored
+ * as before 035, then moved by 035 itself, recorded as applied.
+ */
+async function mirrorAt035(db: Db, records: ReturnType<typeof makeRecord>[]): Promise<void> {
+  await migrateBefore035(db);
+  // Keyed by the current version: the re-key after the migrations has nothing to do.
+  await db.query('UPDATE match_keys_state SET version = $1, rekeyed_through = NULL', [
+    MATCH_KEYS_VERSION,
+  ]);
+  await insertMarksBefore035(db, records);
+  const [m035] = listMigrations().filter((m) => m.version === '035_mark_keys');
+  assert.ok(m035);
+  await db.exec(m035.sql);
+  await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [m035.version]);
 }
 
 describe('migration 035: a mirror stored before it keeps its candidates', () => {
@@ -109,7 +129,7 @@ describe('migration 035: a mirror stored before it keeps its candidates', () => 
     const index = buildCandidateIndex(stored);
     const expected = WATCHES.map((watch) => sorted(matchCandidateIndex(index, watch)));
 
-    assert.deepEqual(await migrateDatabase(db), ['035_mark_keys']);
+    assert.deepEqual(await migrateDatabase(db), ['035_mark_keys', '036_hashed_mark_keys']);
 
     assert.deepEqual(await keyMismatches(db), [], 'every mark has its keys, as stored');
     const idOf = new Map(
@@ -202,5 +222,125 @@ describe('migration 035 during an initial load', () => {
     ].sort();
     assert.deepEqual(built, expected);
     assert.equal(await initialLoadInProgress(db), null);
+  });
+});
+
+// Migration 036 stores mark_keys' match keys hashed: a mirror keyed as texts by 035, upgraded, must
+// give every watch the candidates it gave before, and the importer and the re-key then write keys
+// the candidate query finds.
+describe('migration 036: a mirror with text match keys keeps its candidates', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('hashes every stored key, and every watch finds the same records after the upgrade', async () => {
+    const { db } = database;
+    await mirrorAt035(db, registerRecords());
+    const idOf = new Map(
+      (
+        await db.query<{ id: number; externalId: string }>(
+          'SELECT id, external_id AS "externalId" FROM marks',
+        )
+      ).map((r) => [r.externalId, Number(r.id)]),
+    );
+    const toSeq = await highestChangeSeq(db);
+    const mirror = createRegisterMirror();
+    const candidates = async () => {
+      const found: number[][] = [];
+      for (const watch of WATCHES) {
+        const records = await mirror.findCandidates(db, watch, { fromSeq: 0, toSeq });
+        found.push(sorted(records.map((r) => idOf.get(r.externalId) as number)));
+      }
+      return found;
+    };
+    // The candidates before: 035's own query over the text keys.
+    const expected = await candidatesAt035(db);
+    assert.ok(expected.flat().length > 100, `${expected.flat().length} candidates compared`);
+
+    assert.deepEqual(await migrateDatabase(db), ['036_hashed_mark_keys']);
+
+    const [types] = await db.query<{ tokens: string; sound: string }>(
+      `SELECT pg_typeof(tokens)::text AS tokens, pg_typeof(sound_codes)::text AS sound
+         FROM mark_keys LIMIT 1`,
+    );
+    assert.deepEqual(types, { tokens: 'bigint[]', sound: 'bigint[]' });
+    assert.deepEqual(await keyMismatches(db), [], 'every mark has its keys, hashed');
+    assert.deepEqual(await candidates(), expected);
+
+    // Written after the upgrade: by the importer, and by a re-key.
+    await importRecords(db, [makeRecord({ markText: 'BRIO', classes: [5], jurisdiction: 'US' })]);
+    await db.query(`UPDATE mark_keys SET tokens = '{}', sound_codes = '{}'`);
+    await db.query('UPDATE match_keys_state SET version = $1, rekeyed_through = NULL', [
+      MATCH_KEYS_VERSION - 1,
+    ]);
+    await rekeyStoredMarks(db);
+    assert.deepEqual(await keyMismatches(db), []);
+    const brio = prepareWatch({ name: 'Brio', niceClasses: [5], designations: ['US'] });
+    const found = await mirror.findCandidates(db, brio, {
+      fromSeq: 0,
+      toSeq: await highestChangeSeq(db),
+    });
+    assert.ok(found.some((r) => r.markText === 'BRIO' && r.jurisdiction === 'US'));
+  });
+
+  /**
+   * Migration 035's candidate rule over the text keys as 035 stored them: the in-memory index of
+   * the same rule (candidates.happy keeps the two equal), fed mark_keys' texts.
+   */
+  async function candidatesAt035(db: Db): Promise<number[][]> {
+    const rows = await db.query<IndexedRecordRow>(
+      `SELECT m.id, m.mark_text AS "markText", m.live, k.tokens, k.sound_codes AS sound,
+              m.compact_text AS compact, m.compact_len AS len, m.classes, m.jurisdiction,
+              m.designations
+         FROM marks m JOIN mark_keys k ON k.id = m.id`,
+    );
+    const index = buildCandidateIndex(rows);
+    return WATCHES.map((watch) => sorted(matchCandidateIndex(index, watch)));
+  }
+});
+
+describe('migration 036 during an initial load', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+  after(() => database.drop());
+
+  it('builds no index, and the load builds the key index it recorded, over the hashed keys', async () => {
+    const { db } = database;
+    await mirrorAt035(db, []);
+    // What beginInitialLoad does: the candidate indexes noted, dropped.
+    const gin = `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+                   FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+                   JOIN pg_am am ON am.oid = c.relam
+                  WHERE am.amname = 'gin' ORDER BY c.relname`;
+    const dropped = await db.query<{ name: string; definition: string }>(gin);
+    assert.ok(dropped.some((d) => d.name === 'mark_keys_idx'));
+    await db.query('INSERT INTO mirror_initial_load (index_definitions) VALUES ($1::text[])', [
+      dropped.map((d) => d.definition),
+    ]);
+    for (const d of dropped) await db.exec(`DROP INDEX ${d.name}`);
+
+    assert.deepEqual(await migrateDatabase(db), ['036_hashed_mark_keys']);
+    assert.deepEqual(await db.query(gin), [], 'still no candidate index while the load runs');
+    // The load continued (`marks import --initial` again), which finishes it.
+    await importRecords(db, [makeRecord({ markText: 'BRIO', classes: [5], jurisdiction: 'US' })], {
+      initial: true,
+    });
+
+    assert.deepEqual(await db.query(gin), dropped, 'the same indexes, defined as before');
+    assert.equal(await initialLoadInProgress(db), null);
+    assert.deepEqual(await keyMismatches(db), []);
+    const brio = prepareWatch({ name: 'Brio', niceClasses: [5], designations: ['US'] });
+    const found = await createRegisterMirror().findCandidates(db, brio, {
+      fromSeq: 0,
+      toSeq: await highestChangeSeq(db),
+    });
+    assert.deepEqual(
+      found.map((r) => r.markText),
+      ['BRIO'],
+    );
   });
 });
