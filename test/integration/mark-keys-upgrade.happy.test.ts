@@ -21,7 +21,13 @@ import { MATCH_KEYS_VERSION } from '../../src/matching/normalize.ts';
 import { createRegisterMirror } from '../../src/scan/sources/register-mirror.ts';
 import { migrateDatabase } from '../../src/start/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { bandMismatches, importRecords, keyMismatches, makeRecord } from '../helpers/register.ts';
+import {
+  bandMismatches,
+  candidateIndexes,
+  importRecords,
+  keyMismatches,
+  makeRecord,
+} from '../helpers/register.ts';
 import { insertMarksBefore035 } from '../helpers/seed.ts';
 
 // Migration 035 moves the candidate keys of a mirror stored before it into mark_keys: a populated
@@ -258,8 +264,10 @@ describe('migration 036: a mirror with text match keys keeps its candidates', ()
     // The candidates before: 035's own query over the text keys.
     const expected = await candidatesAt035(db);
     assert.ok(expected.flat().length > 100, `${expected.flat().length} candidates compared`);
+    const indexes = await candidateIndexes(db);
 
     assert.deepEqual(await migrateDatabase(db), ['036_hashed_mark_keys']);
+    assert.deepEqual(await candidateIndexes(db), indexes, 'the key index built again, as defined');
 
     const [types] = await db.query<{ tokens: string; sound: string }>(
       `SELECT pg_typeof(tokens)::text AS tokens, pg_typeof(sound_codes)::text AS sound
