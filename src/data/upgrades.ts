@@ -6,7 +6,6 @@
 import { MATCH_KEYS_VERSION, matchKeys } from '../matching/normalize.ts';
 import type { Db, Queryable } from './db.ts';
 import type { ReassessSelection } from './repositories/alert-assessments.ts';
-import { hashedKeys } from './repositories/mark-keys.ts';
 
 const BATCH = 2_000;
 
@@ -65,8 +64,7 @@ async function rekeyBatch(tx: Queryable, after: number, size: number): Promise<n
     return { id: r.id, markText: r.markText, tokens: k.tokens, soundCodes: k.soundCodes };
   });
   await tx.query(
-    `UPDATE mark_keys mk SET tokens = ${hashedKeys('k.tokens')},
-            sound_codes = ${hashedKeys('k."soundCodes"')}
+    `UPDATE mark_keys mk SET tokens = k.tokens, sound_codes = k."soundCodes"
        FROM jsonb_to_recordset($1::text::jsonb)
             AS k(id bigint, "markText" text, tokens text[], "soundCodes" text[]), marks m
       WHERE mk.id = k.id AND m.id = k.id AND m.mark_text = k."markText"`,

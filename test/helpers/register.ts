@@ -77,39 +77,31 @@ export async function bandMismatches(db: Queryable) {
 /**
  * The marks whose row of candidate keys (mark_keys) is not what their stored version makes it:
  * missing, left behind, holding other classes or territory, or other match keys than the current
- * matching module derives from the mark's text (stored hashed, migration 036). Empty when in step.
+ * matching module derives from the mark's text. Empty when in step.
  */
 export async function keyMismatches(db: Queryable) {
-  const marks = await db.query<{ id: string; markText: string }>(
-    'SELECT id::text, mark_text AS "markText" FROM marks',
+  const rows = await db.query<{
+    id: string;
+    markText: string | null;
+    inStep: boolean;
+    tokens: string[] | null;
+    soundCodes: string[] | null;
+  }>(
+    `SELECT coalesce(m.id, k.id)::text AS id, m.mark_text AS "markText", k.tokens,
+            k.sound_codes AS "soundCodes",
+            (mark_class_keys(m.classes), mark_coverage_keys(m.jurisdiction, m.designations))
+              IS NOT DISTINCT FROM (k.class_keys, k.coverage_keys) AS "inStep"
+       FROM marks m FULL JOIN mark_keys k ON k.id = m.id`,
   );
-  const keys = marks.map((m) => {
-    const k = matchKeys(m.markText);
-    return { id: m.id, tokens: k.tokens, soundCodes: k.soundCodes };
-  });
-  return db.query<{ id: string }>(
-    `SELECT coalesce(m.id, k.id)::text AS id
-       FROM marks m
-       LEFT JOIN jsonb_to_recordset($1::text::jsonb)
-            AS e(id bigint, tokens text[], "soundCodes" text[]) ON e.id = m.id
-       FULL JOIN mark_keys k ON k.id = m.id
-      WHERE (mark_class_keys(m.classes), mark_coverage_keys(m.jurisdiction, m.designations),
-             mark_key_hashes(e.tokens), mark_key_hashes(e."soundCodes"))
-            IS DISTINCT FROM (k.class_keys, k.coverage_keys, k.tokens, k.sound_codes)`,
-    [JSON.stringify(keys)],
-  );
-}
-
-/**
- * The values mark_keys stores for these match keys (hashed, migration 036), as texts, in their
- * order: to find a key among a row's `tokens::text[]` or `sound_codes::text[]`.
- */
-export async function keyHashes(db: Queryable, keys: readonly string[]): Promise<string[]> {
-  const [row] = await db.query<{ hashes: string[] }>(
-    'SELECT mark_key_hashes($1::text[])::text[] AS hashes',
-    [keys],
-  );
-  return row?.hashes ?? [];
+  return rows
+    .filter((r) => {
+      if (!r.inStep || r.markText === null) return true;
+      const keys = matchKeys(r.markText);
+      return (
+        r.tokens?.join() !== keys.tokens.join() || r.soundCodes?.join() !== keys.soundCodes.join()
+      );
+    })
+    .map((r) => ({ id: r.id }));
 }
 
 /** The candidate (GIN) indexes of the mirror as PostgreSQL prints them (an initial load drops them). */

@@ -3,20 +3,21 @@ import { after, before, describe, it } from 'node:test';
 import { readMarkTexts } from '../../bench/lib/mark-texts.ts';
 import { mulberry32 } from '../../bench/lib/random.ts';
 import { VARIANT_KINDS, variantGenerators, vocabularyOf } from '../../bench/lib/variants.ts';
-import type { Db } from '../../src/data/db.ts';
+import type { Db, Queryable } from '../../src/data/db.ts';
 import { listMigrations } from '../../src/data/migrate.ts';
 import {
   finishInitialLoad,
   initialLoadInProgress,
 } from '../../src/data/repositories/initial-load.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
+import { queryCandidates } from '../../src/data/repositories/mirror-candidates.ts';
 import { rekeyStoredMarks } from '../../src/data/upgrades.ts';
 import {
   buildCandidateIndex,
   type IndexedRecordRow,
   matchCandidateIndex,
 } from '../../src/matching/candidates.ts';
-import { prepareWatch } from '../../src/matching/decide.ts';
+import { type PreparedWatch, prepareWatch } from '../../src/matching/decide.ts';
 import { MATCH_KEYS_VERSION } from '../../src/matching/normalize.ts';
 import { createRegisterMirror } from '../../src/scan/sources/register-mirror.ts';
 import { migrateDatabase } from '../../src/start/database.ts';
@@ -135,7 +136,7 @@ describe('migration 035: a mirror stored before it keeps its candidates', () => 
     const index = buildCandidateIndex(stored);
     const expected = WATCHES.map((watch) => sorted(matchCandidateIndex(index, watch)));
 
-    assert.deepEqual(await migrateDatabase(db), ['035_mark_keys', '036_hashed_mark_keys']);
+    assert.deepEqual(await migrateDatabase(db), ['035_mark_keys', '036_hashed_key_index']);
 
     assert.deepEqual(await keyMismatches(db), [], 'every mark has its keys, as stored');
     const idOf = new Map(
@@ -231,17 +232,17 @@ describe('migration 035 during an initial load', () => {
   });
 });
 
-// Migration 036 stores mark_keys' match keys hashed: a mirror keyed as texts by 035, upgraded, must
-// give every watch the candidates it gave before, and the importer and the re-key then write keys
-// the candidate query finds.
-describe('migration 036: a mirror with text match keys keeps its candidates', () => {
+// Migration 036 indexes mark_keys' match keys hashed (the table keeps the texts): a mirror indexed
+// by 035, upgraded, must give every watch the candidates it gave before, found through the new
+// index, and the importer and the re-key then write keys the candidate query finds.
+describe('migration 036: a mirror indexed by 035 keeps its candidates', () => {
   let database: TestDatabase;
   before(async () => {
     database = await createTestDatabase({ migrated: false });
   });
   after(() => database.drop());
 
-  it('hashes every stored key, and every watch finds the same records after the upgrade', async () => {
+  it('indexes the hashed keys, and every watch finds the same records after the upgrade', async () => {
     const { db } = database;
     await mirrorAt035(db, registerRecords());
     const idOf = new Map(
@@ -266,20 +267,37 @@ describe('migration 036: a mirror with text match keys keeps its candidates', ()
     assert.ok(expected.flat().length > 100, `${expected.flat().length} candidates compared`);
     const indexes = await candidateIndexes(db);
 
-    assert.deepEqual(await migrateDatabase(db), ['036_hashed_mark_keys']);
-    assert.deepEqual(await candidateIndexes(db), indexes, 'the key index built again, as defined');
-
-    const [types] = await db.query<{ tokens: string; sound: string }>(
-      `SELECT pg_typeof(tokens)::text AS tokens, pg_typeof(sound_codes)::text AS sound
-         FROM mark_keys LIMIT 1`,
+    assert.deepEqual(await migrateDatabase(db), ['036_hashed_key_index']);
+    assert.deepEqual(
+      await candidateIndexes(db),
+      indexes.map((d) =>
+        d.startsWith('CREATE INDEX mark_keys_idx ')
+          ? 'CREATE INDEX mark_keys_idx ON public.mark_keys USING gin (mark_key_hashes(tokens), mark_key_hashes(sound_codes), class_keys, coverage_keys)'
+          : d,
+      ),
+      'the key index replaced by the hashed one, the others as they were',
     );
-    assert.deepEqual(types, { tokens: 'bigint[]', sound: 'bigint[]' });
-    assert.deepEqual(await keyMismatches(db), [], 'every mark has its keys, hashed');
+    assert.deepEqual(await keyMismatches(db), [], 'every mark keeps its text keys');
+    // The query's key conditions are the index's expressions: it searches the new index.
+    await db.query('ANALYZE mark_keys');
+    const conditions = await keyIndexConditions(
+      db,
+      prepareWatch({ name: 'Starbuck', niceClasses: [25], designations: ['US'] }),
+      toSeq,
+    );
+    for (const keys of ['mark_key_hashes(tokens) &&', 'mark_key_hashes(sound_codes) &&']) {
+      assert.ok(
+        conditions.some(
+          (c) => c.includes(keys) && c.includes('class_keys &&') && c.includes('coverage_keys &&'),
+        ),
+        `${keys} with the class and territory keys in one search of mark_keys_idx: ${conditions.join(' | ')}`,
+      );
+    }
     assert.deepEqual(await candidates(), expected);
 
     // Written after the upgrade: by the importer, and by a re-key.
     await importRecords(db, [makeRecord({ markText: 'BRIO', classes: [5], jurisdiction: 'US' })]);
-    await db.query(`UPDATE mark_keys SET tokens = '{}', sound_codes = '{}'`);
+    await db.query(`UPDATE mark_keys SET tokens = '{OLD}', sound_codes = '{}'`);
     await db.query('UPDATE match_keys_state SET version = $1, rekeyed_through = NULL', [
       MATCH_KEYS_VERSION - 1,
     ]);
@@ -292,6 +310,39 @@ describe('migration 036: a mirror with text match keys keeps its candidates', ()
     });
     assert.ok(found.some((r) => r.markText === 'BRIO' && r.jurisdiction === 'US'));
   });
+
+  /**
+   * The conditions the candidate query of `watch` searches mark_keys_idx with (its Bitmap Index
+   * Scans), from the plan PostgreSQL makes for the query as queryCandidates sends it.
+   */
+  async function keyIndexConditions(db: Db, watch: PreparedWatch, toSeq: number) {
+    const conditions: string[] = [];
+    const walk = (node: Record<string, unknown>) => {
+      if (node['Node Type'] === 'Bitmap Index Scan' && node['Index Name'] === 'mark_keys_idx') {
+        conditions.push(String(node['Index Cond']));
+      }
+      for (const child of (node.Plans ?? []) as Record<string, unknown>[]) walk(child);
+    };
+    const explain = (tx: Queryable): Queryable => ({
+      ...tx,
+      async query<T>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+        if (!/^SELECT m\.external_id/.test(text.trim())) return tx.query<T>(text, params);
+        const [row] = await tx.query<{ 'QUERY PLAN': unknown }>(
+          `EXPLAIN (FORMAT JSON) ${text}`,
+          params,
+        );
+        const json = row?.['QUERY PLAN'];
+        walk((typeof json === 'string' ? JSON.parse(json) : json)[0].Plan);
+        return [];
+      },
+    });
+    await queryCandidates(
+      { ...db, transaction: (fn) => db.transaction((tx) => fn(explain(tx))) } as Db,
+      watch,
+      { fromSeq: 0, toSeq },
+    );
+    return conditions;
+  }
 
   /**
    * Migration 035's candidate rule over the text keys as 035 stored them: the in-memory index of
@@ -316,7 +367,7 @@ describe('migration 036 during an initial load', () => {
   });
   after(() => database.drop());
 
-  it('builds no index, and the load builds the key index it recorded, over the hashed keys', async () => {
+  it('builds no index, and the load builds the hashed key index it recorded', async () => {
     const { db } = database;
     await mirrorAt035(db, []);
     // What beginInitialLoad does: the candidate indexes noted, dropped.
@@ -331,14 +382,36 @@ describe('migration 036 during an initial load', () => {
     ]);
     for (const d of dropped) await db.exec(`DROP INDEX ${d.name}`);
 
-    assert.deepEqual(await migrateDatabase(db), ['036_hashed_mark_keys']);
+    assert.deepEqual(await migrateDatabase(db), ['036_hashed_key_index']);
     assert.deepEqual(await db.query(gin), [], 'still no candidate index while the load runs');
+    const [recorded] = await db.query<{ definitions: string[] }>(
+      'SELECT index_definitions AS definitions FROM mirror_initial_load',
+    );
+    assert.deepEqual(
+      recorded?.definitions.filter((d) => d.includes('mark_keys_idx')),
+      [
+        'CREATE INDEX mark_keys_idx ON mark_keys USING gin (mark_key_hashes(tokens), mark_key_hashes(sound_codes), class_keys, coverage_keys)',
+      ],
+      'the load will build the hashed index instead of the text one',
+    );
     // The load continued (`marks import --initial` again), which finishes it.
     await importRecords(db, [makeRecord({ markText: 'BRIO', classes: [5], jurisdiction: 'US' })], {
       initial: true,
     });
 
-    assert.deepEqual(await db.query(gin), dropped, 'the same indexes, defined as before');
+    assert.deepEqual(
+      await db.query(gin),
+      dropped.map((d) =>
+        d.name === 'mark_keys_idx'
+          ? {
+              name: d.name,
+              definition:
+                'CREATE INDEX mark_keys_idx ON public.mark_keys USING gin (mark_key_hashes(tokens), mark_key_hashes(sound_codes), class_keys, coverage_keys)',
+            }
+          : d,
+      ),
+      'the indexes dropped, the key index as 036 defines it',
+    );
     assert.equal(await initialLoadInProgress(db), null);
     assert.deepEqual(await keyMismatches(db), []);
     const brio = prepareWatch({ name: 'Brio', niceClasses: [5], designations: ['US'] });

@@ -8,7 +8,6 @@ import {
   type Db,
   type Queryable,
 } from '../db.ts';
-import { hashedKeys } from './mark-keys.ts';
 import { foldWordCounts, wordCountDeltas } from './word-counts.ts';
 
 /** One register record ready to store: the normalized fields plus its match keys. */
@@ -101,11 +100,10 @@ const UPSERT = `WITH written AS (
             (xmax = 0) AS inserted
 ), keys AS (
   -- The candidate query's keys (migration 035), in the same statement as the mark, as the band
-  -- below; an update that changed none of them leaves the row and its index entries alone. The
-  -- match keys are staged as texts and stored hashed (migration 036).
+  -- below; an update that changed none of them leaves the row and its index entries alone.
   INSERT INTO mark_keys AS k (id, class_keys, coverage_keys, tokens, sound_codes)
   SELECT w.id, mark_class_keys(w.classes), mark_coverage_keys(w.jurisdiction, w.designations),
-         ${hashedKeys('s.tokens')}, ${hashedKeys('s.sound_codes')}
+         s.tokens, s.sound_codes
     FROM written w
     JOIN ${STAGING} s ON s.external_id = w.external_id AND s.source_code = w.source_code
   ON CONFLICT (id) DO UPDATE SET

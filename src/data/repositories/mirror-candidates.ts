@@ -8,7 +8,6 @@ import {
 } from '../../matching/candidates.ts';
 import { coverageSearch } from '../../matching/coverage.ts';
 import type { PreparedWatch } from '../../matching/decide.ts';
-import { matchKeys } from '../../matching/normalize.ts';
 import type { RegisterRecord } from '../../register/record.ts';
 import { MIRROR_SOURCE } from '../../register/sources.ts';
 import type { Db, Queryable } from '../db.ts';
@@ -161,10 +160,12 @@ export async function queryCandidates(
   // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts;
   // its words and runs, so the one-edit texts find near forms inside it too.
   params.push(watchTokens(watch));
-  const found = [keyed(`k.tokens && ${hashedKeys(`$${params.length}::text[]`)}`)];
+  const found = [keyed(`${hashedKeys('k.tokens')} && ${hashedKeys(`$${params.length}::text[]`)}`)];
   if (keys.phonetic.length > 0) {
     params.push(keys.phonetic);
-    found.push(keyed(`k.sound_codes && ${hashedKeys(`$${params.length}::text[]`)}`));
+    found.push(
+      keyed(`${hashedKeys('k.sound_codes')} && ${hashedKeys(`$${params.length}::text[]`)}`),
+    );
   }
   if (keys.useTrigram) {
     // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
@@ -204,30 +205,26 @@ export async function queryCandidates(
  */
 function anyClassBranch(forms: string, length: string): string {
   return `SELECT k.id FROM mark_keys k JOIN marks a ON a.id = k.id
-    WHERE k.tokens && ${hashedKeys(`${forms}::text[]`)} AND k.coverage_keys && $4::text[]
+    WHERE ${hashedKeys('k.tokens')} && ${hashedKeys(`${forms}::text[]`)} AND k.coverage_keys && $4::text[]
       AND NOT (k.class_keys && $3::int[]) AND a.compact_len = ${length}::int`;
 }
 
 /**
- * The search keys of the mirror's records changed in `range`, for the in-memory index. mark_keys
- * holds the match keys hashed by PostgreSQL (migration 036), which the in-memory index cannot
- * compare with a watch's text keys: they are derived again from each record's text, as the
- * importer derived them (~20 µs per record, once per range; the scans of the range share it).
- * While a re-key to a new MATCH_KEYS_VERSION runs (rekeyStoredMarks), these are already the new
- * keys of a record the re-key has not reached.
+ * The search keys of the mirror's records changed in `range`, for the in-memory index. Each
+ * record's keys are looked up by its id (`LIMIT 1` keeps the look-up a probe of the key): as a
+ * join, PostgreSQL read the whole of mark_keys to hash it for a range of a sixth of the mirror.
  */
 export async function readChangedKeys(db: Queryable, range: SeqRange): Promise<IndexedRecordRow[]> {
-  const rows = await db.query<Omit<IndexedRecordRow, 'tokens' | 'sound'>>(
-    `SELECT m.id, m.mark_text AS "markText", m.live, m.compact_text AS compact,
+  return db.query<IndexedRecordRow>(
+    `SELECT m.id, m.mark_text AS "markText", m.live, k.tokens, k.sound_codes AS sound,
+            m.compact_text AS compact,
             m.compact_len AS len, m.classes, m.jurisdiction, m.designations
        FROM marks m
+      CROSS JOIN LATERAL (SELECT k.tokens, k.sound_codes FROM mark_keys k
+                           WHERE k.id = m.id LIMIT 1) k
       WHERE m.source_code = $1 AND m.change_seq > $2 AND m.change_seq <= $3`,
     [MIRROR_SOURCE, range.fromSeq, range.toSeq],
   );
-  return rows.map((row) => {
-    const keys = matchKeys(row.markText);
-    return { ...row, tokens: keys.tokens, sound: keys.soundCodes };
-  });
 }
 
 /**
