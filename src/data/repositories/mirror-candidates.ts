@@ -20,7 +20,14 @@ import type { Db, Queryable } from '../db.ts';
  * A register record as a source returns it for the final decision: the normalized record, and the
  * words its office says are disclaimed (USPTO disclaimers, from the raw payload; empty otherwise).
  */
-export type CandidateRecord = RegisterRecord & { disclaimed?: string[] };
+export type CandidateRecord = RegisterRecord & {
+  disclaimed?: string[];
+  /**
+   * When the mirror took the office's deletion of the record (a record behind an alert, as it was
+   * last held: changedRecordsBehindAlerts); null or absent while the register holds it.
+   */
+  removedAt?: string | null;
+};
 
 /** A range of the source's change sequence: (fromSeq, toSeq]. A full scan starts at 0. */
 export type SeqRange = { fromSeq: number; toSeq: number };
@@ -38,8 +45,11 @@ export const RECORD_COLUMNS = `m.external_id AS "externalId", m.mark_text AS "ma
 /**
  * The records of this source changed in `range` that are behind alerts of the watch, where the
  * record is no longer what the alert's hit shows (status, live or dead, name, owner, dates,
- * classes, payload): the alerts to assess again (domain/alerts/reassess.ts). Served by the hits'
- * unique key (watch, source, record) and the marks' (source, record).
+ * classes, payload, or a hit marked removed whose record is back): the alerts to assess again
+ * (domain/alerts/reassess.ts). Also the records the office deleted in `range` (mark_removals,
+ * migration 037) that hits of the watch do not yet show as removed: each comes as it was last
+ * held, with `removedAt`. Served by the hits' unique key (watch, source, record), the marks'
+ * (source, record) and the removals' change_seq.
  */
 export async function changedRecordsBehindAlerts(
   db: Queryable,
@@ -47,20 +57,32 @@ export async function changedRecordsBehindAlerts(
   range: SeqRange,
 ): Promise<(CandidateRecord & { alertId: string; hitId: string })[]> {
   return db.query(
-    `SELECT a.id AS "alertId", h.id AS "hitId", ${RECORD_COLUMNS}
+    `SELECT a.id AS "alertId", h.id AS "hitId", NULL AS "removedAt", ${RECORD_COLUMNS}
        FROM hits h
        JOIN alerts a ON a.hit_id = h.id
        JOIN marks m ON m.source_code = h.source_code AND m.external_id = h.external_id
       WHERE h.watch_id = $1 AND h.source_code = $2
         AND m.change_seq > $3 AND m.change_seq <= $4
-        AND (h.display_name, h.owner_name, h.owner_country_code, h.jurisdiction, h.filed_at,
-             h.registered_at, h.expires_at, h.published_at, h.status, h.live, h.classes,
-             h.raw_payload)
-            IS DISTINCT FROM
-            (m.mark_text, m.owner_name, m.owner_country_code, m.jurisdiction, m.filed_at,
-             m.registered_at, m.expires_at, m.published_at, m.status, m.live, m.classes,
-             m.raw_payload)
-      ORDER BY a.id`,
+        AND (h.removed_at IS NOT NULL
+          OR (h.display_name, h.owner_name, h.owner_country_code, h.jurisdiction, h.filed_at,
+              h.registered_at, h.expires_at, h.published_at, h.status, h.live, h.classes,
+              h.raw_payload)
+             IS DISTINCT FROM
+             (m.mark_text, m.owner_name, m.owner_country_code, m.jurisdiction, m.filed_at,
+              m.registered_at, m.expires_at, m.published_at, m.status, m.live, m.classes,
+              m.raw_payload))
+     UNION ALL
+     SELECT a.id, h.id, iso_ms(r.removed_at), ${RECORD_COLUMNS}
+       FROM mark_removals r
+       CROSS JOIN LATERAL jsonb_populate_record(NULL::marks, r.record) m
+       JOIN hits h ON h.watch_id = $1 AND h.source_code = r.source_code
+                  AND h.external_id = r.external_id
+       JOIN alerts a ON a.hit_id = h.id
+      WHERE r.source_code = $2 AND r.change_seq > $3 AND r.change_seq <= $4
+        AND h.removed_at IS DISTINCT FROM r.removed_at
+        AND NOT EXISTS (SELECT 1 FROM marks x
+                         WHERE x.source_code = r.source_code AND x.external_id = r.external_id)
+      ORDER BY 1`,
     [watchId, MIRROR_SOURCE, range.fromSeq, range.toSeq],
   );
 }
