@@ -73,6 +73,20 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
   const watchFor = (name: string, niceClasses: number[], designations: string[]) =>
     createWatch(server, auth, { name, attributes: { niceClasses, designations } });
 
+  const deliver = () => deliverDueWebhooks(server.db, logger, { allowPrivate: true });
+
+  /** The `index`th webhook request the receiver got, delivered now and verified with `secret`. */
+  async function webhookEvent(secret: string, index: number) {
+    await deliver();
+    await receiver.receivedCount(index + 1);
+    const request = receiver.received[index];
+    assert.ok(request);
+    return new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+      type: string;
+      data: Alert;
+    };
+  }
+
   it('a dead USPTO record (R RACINO, status 602 abandoned) raises no alert; revived (616), it does', async () => {
     await importRecordFiles(server.db, [join(USPTO_DIR, 'tmterminal_revival-before-98186103.xml')]);
     const watch = await watchFor('R Racino', [41], ['US']);
@@ -119,20 +133,7 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
     assert.equal(raised?.severity, 'high');
     assert.equal(raised?.hit.live, true);
 
-    const deliver = () => deliverDueWebhooks(server.db, logger, { allowPrivate: true });
-    const eventAt = async (index: number) => {
-      await deliver();
-      await receiver.receivedCount(index + 1);
-      const request = receiver.received[index];
-      assert.ok(request);
-      return new Webhook(secret).verify(
-        request.body,
-        request.headers as Record<string, string>,
-      ) as {
-        type: string;
-        data: Alert;
-      };
-    };
+    const eventAt = (index: number) => webhookEvent(secret, index);
 
     // The office refuses it: the same record, imported again with its new status.
     await importRecords(server.db, [{ ...record, status: 'abandoned' }]);
@@ -195,17 +196,7 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
       assert.notEqual(raised?.severity, 'low');
       assert.equal(raised?.hit.removedAt, null);
 
-      const deliver = () => deliverDueWebhooks(server.db, logger, { allowPrivate: true });
-      const eventAt = async (index: number) => {
-        await deliver();
-        await receiver.receivedCount(index + 1);
-        const request = receiver.received[index];
-        assert.ok(request);
-        return new Webhook(secret).verify(
-          request.body,
-          request.headers as Record<string, string>,
-        ) as { type: string; data: Alert };
-      };
+      const eventAt = (index: number) => webhookEvent(secret, index);
 
       assert.equal((await importRecordFiles(server.db, [deletion])).deleted, 1);
       await scan(watch.id);
