@@ -450,7 +450,9 @@ export function oneEditSearchKeys(brand: string): string[] {
 
 /**
  * Every text one edit away from `brand`, spelt with its own characters and A-Z: deletions, swaps of
- * two neighbours, substitutions and insertions of a letter A-Z; at least 3 characters long. A
+ * two neighbours, substitutions and insertions of a letter A-Z; at least 4 characters long
+ * (ONE_EDIT_MIN_LENGTH): no one-edit rule compares a shorter text, and a 4-letter brand's 3-letter
+ * deletions (RIO, BIO, BRO, BRI for BRIO) are words that match many records. A
  * Latin-capital run one edit away is in this list (its new character, if any, is A-Z); any other
  * is found by oneEditSearchKeys. About 52 per character of the brand.
  */
@@ -468,7 +470,7 @@ export function oneEditVariants(brand: string): string[] {
     }
   }
   out.delete(brand);
-  return [...out].filter((v) => v.length >= 3);
+  return [...out].filter((v) => v.length >= ONE_EDIT_MIN_LENGTH);
 }
 
 /**
