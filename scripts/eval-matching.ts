@@ -404,7 +404,7 @@ lines.push(
     `${pct(candidatesRetrieved, negativePairs)} of the unrelated marks as candidates ` +
     `(${(candidatesRetrieved / brands.length).toFixed(1)} per watch out of ` +
     `${Math.round(negativePairs / brands.length).toLocaleString('en')} marks); in a related class ` +
-    `${pct(relatedCandidates, negativePairs)} (${(relatedCandidates / brands.length).toFixed(1)} per watch).`,
+    `${(relatedCandidates / brands.length).toFixed(1)} per watch.`,
 );
 lines.push('');
 lines.push(
