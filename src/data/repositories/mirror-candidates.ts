@@ -4,6 +4,8 @@ import {
   bandLengths,
   bandThreshold,
   type IndexedRecordRow,
+  ownClassTokens,
+  relatedClassTokens,
   watchTokens,
 } from '../../matching/candidates.ts';
 import { coverageSearch } from '../../matching/coverage.ts';
@@ -114,16 +116,19 @@ function bandSearch(length: number, text: string, classes: string, coverage: str
  * The watch's keys of the class and territory columns of mark_keys and mark_band (migrations 016
  * and 035), the one place the candidate query's class and territory condition is made: its classes
  * (candidateClasses: the watched ones and, with relatedClasses, those of related goods) and 0,
- * which stands for "no class published"; its offices and 'WO:' + each office an international
- * registration may designate.
+ * which stands for "no class published"; the same without the related classes (`own`: where the
+ * keys of the rules not raised in a related class are searched); its offices and 'WO:' + each
+ * office an international registration may designate.
  */
 export function classAndTerritoryKeys(watch: PreparedWatch): {
   classes: number[];
+  own: number[];
   coverage: string[];
 } {
   const territory = coverageSearch(watch.designations);
   return {
     classes: [0, ...watch.candidateClasses],
+    own: [0, ...watch.classes],
     coverage: [...territory.jurisdictions, ...territory.woDesignations.map((d) => `WO:${d}`)],
   };
 }
@@ -160,7 +165,9 @@ export const CANDIDATE_SETTINGS = `SELECT set_config('plan_cache_mode', 'force_c
  * the length buckets of the two-edit band. Each branch carries the class and territory keys, so
  * that its GIN index leaves out the records of other classes and territories before any row is
  * read; the planner ORs the branches (BitmapOr), and only the records kept are read from marks.
- * A last branch finds the brand's identical filings in any other class (anyClassBranch).
+ * In a class related to a watched one (not watched itself) only the keys of the rules the decision
+ * raises there are searched (relatedClassTokens, search.relatedPhonetic and relatedBand). A last
+ * branch finds the brand's identical filings in any other class (anyClassBranch).
  * The pure module makes the final decision.
  */
 export async function queryCandidates(
@@ -175,21 +182,42 @@ export async function queryCandidates(
   // One SELECT per kind of key, not an OR of them: PostgreSQL would take the class and territory
   // conditions common to both arms out of the OR, search the index by those alone and test the
   // keys on every row of those classes and territories.
-  const keyed = (condition: string) =>
+  const keyed = (condition: string, classes = '$3') =>
     `SELECT k.id FROM mark_keys k
-      WHERE ${condition} AND k.class_keys && $3::int[] AND k.coverage_keys && $4::text[]`;
+      WHERE ${condition} AND k.class_keys && ${classes}::int[] AND k.coverage_keys && $4::text[]`;
+  // In a related class (not watched itself) only the keys of the rules the decision raises there
+  // are searched (relatedClassTokens): the others retrieved a quarter of the related-class
+  // candidates and raised none. Each key is searched once: those in every candidate class ($3),
+  // the others in the watch's own classes ($own) only.
+  let own = '$3';
+  if (filter.own.length < filter.classes.length) {
+    params.push(filter.own);
+    own = `$${params.length}`;
+  }
+  const relatedCodes = new Set(keys.relatedPhonetic);
+  const [ownTokens, ownCodes] =
+    own === '$3'
+      ? [[], []]
+      : [ownClassTokens(watch), keys.phonetic.filter((c) => !relatedCodes.has(c))];
   // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts;
   // its words and runs, so the one-edit texts find near forms inside it too.
-  params.push(watchTokens(watch));
+  params.push(own === '$3' ? watchTokens(watch) : relatedClassTokens(watch));
   const found = [keyed(`k.tokens && $${params.length}::text[]`)];
-  if (keys.phonetic.length > 0) {
-    params.push(keys.phonetic);
-    found.push(keyed(`k.sound_codes && $${params.length}::text[]`));
+  const codes = own === '$3' ? keys.phonetic : keys.relatedPhonetic;
+  for (const [list, column, classes] of [
+    [ownTokens, 'tokens', own],
+    [codes, 'sound_codes', '$3'],
+    [ownCodes, 'sound_codes', own],
+  ] as const) {
+    if (list.length === 0) continue;
+    params.push(list);
+    found.push(keyed(`k.${column} && $${params.length}::text[]`, classes));
   }
   if (keys.useTrigram) {
     // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
     params.push(keys.compact);
-    found.push(bandSearch(keys.compact.length, `$${params.length}`, '$3', '$4'));
+    const classes = keys.relatedBand ? '$3' : own;
+    found.push(bandSearch(keys.compact.length, `$${params.length}`, classes, '$4'));
   }
   // `change_seq + 0`: the sequence range is a filter on the rows kept, never an index scan. A full
   // scan's range is the whole mirror; an incremental scan of a short range is served from memory
