@@ -4,6 +4,9 @@
 //   node --import tsx scripts/eval-matching.ts --no-write  (print only, leave docs alone)
 //   node --import tsx scripts/eval-matching.ts --seed 7 --brands 500 --no-write --all
 //                                                         (another draw; --all lists every false alert)
+//   node --import tsx scripts/eval-matching.ts --no-write --dev-misses
+//                                                         (also list the development part's missed
+//                                                         conflicts: rules, goods, gate and score)
 //   node --import tsx scripts/eval-matching.ts --extract <Trademark2020_validation.json>
 //                                                         (rebuild the fixture, see its NOTICE.md)
 //
@@ -36,7 +39,9 @@ import {
   watchTokens,
 } from '../src/matching/candidates.ts';
 import {
+  acrossGate,
   decideConflictPrepared,
+  findCandidate,
   type PreparedWatch,
   prepareWatch,
   RELATED_MIN_SCORE,
@@ -70,6 +75,11 @@ const caseFiles =
   casesAt >= 0 ? (argv[casesAt + 1] ?? '').split(',') : ['test/fixtures/decided-cases/cases.json'];
 const decidedCases = caseFiles.flatMap((f) => readDecidedCases(resolve(root, f)));
 const BRANDS = option('--brands', 300);
+/**
+ * The development part's missed conflicts, printed (never written to the docs) with what the
+ * decision saw, so that a change can be chosen on them; the held-out part is never listed so.
+ */
+const devMisses: string[] = [];
 const PER_KIND = 4;
 const CLASSES = [25];
 
@@ -650,6 +660,8 @@ function decidedCasesReport(): string[] {
     }
     const label = `${c.earlier.text} / ${c.later.text}${cross === 'cross' ? ` (${watchClasses.join(',')} / ${recordClasses.join(',')})` : ''}`;
     if (d.conflict) checkDecided(p, d.reasons, c.later.text, c.part === 'held-out' ? null : label);
+    if (c.part === 'development' && sv === null && c.outcome === 'conflict')
+      devMisses.push(`${label} [${c.shape}]: ${whyNotRaised(p, r)}`);
     if (c.part !== 'held-out') continue;
     if (sv === null && c.outcome === 'conflict') missed.push(`${label} [${c.shape}]`);
     if (sv !== null && c.outcome === 'no_conflict') raisedNo.push(`${label} (${sv})`);
@@ -697,7 +709,28 @@ function decidedCasesReport(): string[] {
   );
   return out;
 }
+/** What the decision saw of a pair it did not raise: the rules, how the goods meet, the score. */
+function whyNotRaised(p: PreparedWatch, r: RecordInput): string {
+  const { m, text, relation } = findCandidate(p, r);
+  if (text.length === 0) return 'no rule finds it';
+  const rules = text.map((t) => t.kind).join('+');
+  if (relation === null)
+    return `${rules}; classes neither shared nor related (goods.ts), nor the same distinctive mark`;
+  const { score } = scorePair(p, m, r.markText, text, r, relation);
+  const gate = acrossGate(p, text, relation);
+  const needs =
+    gate === 'across'
+      ? MODEL.thresholds.across
+      : gate === 'medium'
+        ? MODEL.thresholds.medium
+        : MODEL.thresholds.alert;
+  return `${rules}; goods ${relation}; score ${score.toFixed(3)} below ${needs} (${gate === 'none' ? 'alert' : gate})`;
+}
 console.log(report);
+if (args.includes('--dev-misses')) {
+  console.log(`\nDevelopment conflicts not raised (${devMisses.length}):`);
+  for (const line of devMisses) console.log(`  ${line}`);
+}
 console.log('\nMissed positives (sample):');
 for (const kind of KINDS) {
   const st = stats.get(kind) as KindStats;
