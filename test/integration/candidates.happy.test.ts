@@ -235,6 +235,24 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
     assert.equal(decideConflictPrepared(pelikan, swappedInBeer).conflict, true);
   });
 
+  it('a watch with related classes whose keys are all searched there too finds its identical mark (no branch of its own classes)', async () => {
+    // Every key LE COQ sends is a related-class key, so the query has no branch limited to the
+    // watch's own classes. An unused parameter for them made PostgreSQL refuse the statement
+    // ("could not determine data type of parameter"), and the scan found nothing; PGlite
+    // accepted it.
+    const brand = 'Le Coq';
+    const watch = prepareWatch({ name: brand, niceClasses: [9], designations: ['DE'] });
+    assert.ok(watch.candidateClasses.length > 1, 'class 9 has related classes');
+    const record = makeRecord({ markText: brand.toUpperCase(), classes: [9] });
+    await importRecords(db, [record]);
+    const toSeq = await highestChangeSeq(db);
+    const found = await createRegisterMirror().findCandidates(db, watch, { fromSeq: 0, toSeq });
+    assert.deepEqual(
+      found.map((r) => r.externalId),
+      [record.externalId],
+    );
+  });
+
   it('an incremental scan reads the in-memory index and finds the same candidates as SQL, less those no text rule finds', async () => {
     const mirror = createRegisterMirror();
     const toSeq = await highestChangeSeq(db);

@@ -189,35 +189,42 @@ export async function queryCandidates(
   // are searched (relatedClassTokens): the others retrieved a quarter of the related-class
   // candidates and raised none. Each key is searched once: those in every candidate class ($3),
   // the others in the watch's own classes ($own) only.
-  let own = '$3';
-  if (filter.own.length < filter.classes.length) {
-    params.push(filter.own);
-    own = `$${params.length}`;
-  }
+  const split = filter.own.length < filter.classes.length;
+  // The own classes' parameter is added where a branch uses it, never otherwise: PostgreSQL
+  // refuses a statement with a parameter it cannot type ("could not determine data type").
+  let ownParam: string | null = null;
+  const own = (): string => {
+    if (!split) return '$3';
+    if (ownParam === null) {
+      params.push(filter.own);
+      ownParam = `$${params.length}`;
+    }
+    return ownParam;
+  };
   const relatedCodes = new Set(keys.relatedPhonetic);
-  const [ownTokens, ownCodes] =
-    own === '$3'
-      ? [[], []]
-      : [ownClassTokens(watch), keys.phonetic.filter((c) => !relatedCodes.has(c))];
+  const [ownTokens, ownCodes] = split
+    ? [ownClassTokens(watch), keys.phonetic.filter((c) => !relatedCodes.has(c))]
+    : [[], []];
   // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts;
   // its words and runs, so the one-edit texts find near forms inside it too.
-  params.push(own === '$3' ? watchTokens(watch) : relatedClassTokens(watch));
+  params.push(split ? relatedClassTokens(watch) : watchTokens(watch));
   const found = [keyed(`k.tokens && $${params.length}::text[]`)];
-  const codes = own === '$3' ? keys.phonetic : keys.relatedPhonetic;
-  for (const [list, column, classes] of [
-    [ownTokens, 'tokens', own],
-    [codes, 'sound_codes', '$3'],
-    [ownCodes, 'sound_codes', own],
+  const codes = split ? keys.relatedPhonetic : keys.phonetic;
+  for (const [list, column, inOwn] of [
+    [ownTokens, 'tokens', true],
+    [codes, 'sound_codes', false],
+    [ownCodes, 'sound_codes', true],
   ] as const) {
     if (list.length === 0) continue;
     params.push(list);
-    found.push(keyed(`k.${column} && $${params.length}::text[]`, classes));
+    const at = `$${params.length}`;
+    found.push(keyed(`k.${column} && ${at}::text[]`, inOwn ? own() : '$3'));
   }
   if (keys.useTrigram) {
     // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
     params.push(keys.compact);
-    const classes = keys.relatedBand ? '$3' : own;
-    found.push(bandSearch(keys.compact.length, `$${params.length}`, classes, '$4'));
+    const at = `$${params.length}`;
+    found.push(bandSearch(keys.compact.length, at, keys.relatedBand ? '$3' : own(), '$4'));
   }
   // `change_seq + 0`: the sequence range is a filter on the rows kept, never an index scan. A full
   // scan's range is the whole mirror; an incremental scan of a short range is served from memory
