@@ -14,7 +14,8 @@
 //
 //   BENCH_KEYS_DROP keys (rule kinds, `band`) whose candidates in a related class are counted:
 //                   those no other key retrieves, and how many of them are raised (what a
-//                   related-class search without these keys would leave out)
+//                   related-class search without these keys would leave out), each raised one
+//                   listed with its reasons and keys
 //   BENCH_RECORDS   register size (default 300000)
 //   BENCH_WATCHES   watches (default 1000)
 //   BENCH_SEED      seed (default 20240611)
@@ -52,6 +53,7 @@ const watchCount = env('BENCH_WATCHES', 1000);
 const seed = env('BENCH_SEED', 20_240_611);
 const dropped = new Set((process.env.BENCH_KEYS_DROP ?? '').split(',').filter((k) => k !== ''));
 const left = { candidates: 0, raised: 0 };
+const lost: string[] = [];
 
 const texts = readMarkTexts();
 const rnd = random(mulberry32(seed));
@@ -162,7 +164,13 @@ for (const spec of specs) {
     byClasses.set(classes, c);
     if (related && dropped.size > 0 && keys.every((k) => dropped.has(k))) {
       left.candidates++;
-      if (raised) left.raised++;
+      if (raised) {
+        left.raised++;
+        const reasons = decision?.reasons.map((r) => r.kind).join('+');
+        lost.push(
+          `${spec.name} / ${record.markText} [${record.classes.join(',')}] (${reasons}; keys ${keys.join(', ')})`,
+        );
+      }
     }
     for (const key of keys) {
       const k = byKey.get(`${key} | ${classes}`) ?? { retrieves: 0, alone: 0, raisedAlone: 0 };
@@ -199,6 +207,7 @@ if (dropped.size > 0) {
   console.log(
     `related-class candidates only ${[...dropped].join(', ')} retrieve: ${fmt(left.candidates, 0)}, raised ${fmt(left.raised, 0)}`,
   );
+  for (const l of lost) console.log(`  lost: ${l}`);
 }
 let best = Number.POSITIVE_INFINITY;
 for (let pass = 0; pass < 3; pass++) {

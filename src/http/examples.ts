@@ -111,6 +111,7 @@ export const alertExample = {
     rawPayload: sargentRecord,
     publishedAt: null,
     opposition: null,
+    removedAt: null,
   },
   // Filed in 1912: on the register long before any watch started looking for it.
   origin: 'existing_mark',

@@ -100,6 +100,10 @@ export const HitSchema = z
       description:
         'The opposition window from publishedAt and the office’s rule; null when the source gives no publication date or the office’s rule is not known to the service. An extension beyond the v1 text.',
     }),
+    removedAt: timestamp.nullable().meta({
+      description:
+        'When the service took the office’s deletion of the record from its register; null while the register holds it. The hit then shows the record as it was last held, the alert is low and its rationale says so, and `alert.updated` is sent. An extension beyond the v1 text.',
+    }),
   })
   .meta({ id: 'Hit' });
 

@@ -70,9 +70,35 @@ export function watchTokens(watch: PreparedWatch): string[] {
 }
 
 /**
- * Does the candidate query retrieve a record with these keys for this watch (text keys only; the
- * class and territory prefilter is separate)? `tokenSet` is watchTokens as a set, passed in so that
- * a caller comparing one watch with many records builds it once.
+ * The classes related to the watch's that it does not watch itself (goods.ts), where only the
+ * related-class keys are searched (relatedClassTokens); empty when the watch turned related
+ * classes off.
+ */
+export function relatedOnlyClasses(watch: PreparedWatch): number[] {
+  return watch.candidateClasses.filter((c) => !watch.classes.has(c));
+}
+
+/**
+ * The tokens of watchTokens also searched in a related class: those of the rules the decision
+ * raises there (MatchRule.relatedClassKeys: the identity forms, the one-edit texts and the keys of
+ * `contains_brand`, `contained_in_brand` and `fused`). With the codes of `phonetic`
+ * (search.relatedPhonetic) and the two-edit band (search.relatedBand), the related-class search.
+ */
+export function relatedClassTokens(watch: PreparedWatch): string[] {
+  return watch.search.relatedTokens;
+}
+
+/** The tokens of watchTokens searched in the watch's own classes only. */
+export function ownClassTokens(watch: PreparedWatch): string[] {
+  const related = new Set(watch.search.relatedTokens);
+  return watchTokens(watch).filter((t) => !related.has(t));
+}
+
+/**
+ * Does the candidate query retrieve a record with these keys for this watch in one of its own
+ * classes, or a record without classes (text keys only; the class and territory prefilter is
+ * separate)? `tokenSet` is watchTokens as a set, passed in so that a caller comparing one watch
+ * with many records builds it once. In a related class, see retrievesInRelatedClass.
  */
 export function retrieves(
   watch: PreparedWatch,
@@ -81,10 +107,36 @@ export function retrieves(
   recordTrigrams?: ReadonlySet<string>,
 ): boolean {
   const s = watch.search;
+  return retrievedBy(watch, tokenSet, s.phonetic, s.useTrigram, record, recordTrigrams);
+}
+
+/**
+ * Does the candidate query retrieve a record with these keys in a related class
+ * (relatedOnlyClasses)? By the related-class keys only: `tokenSet` is relatedClassTokens as a set
+ * (for the reason of retrieves'), with the related codes and band.
+ */
+export function retrievesInRelatedClass(
+  watch: PreparedWatch,
+  tokenSet: ReadonlySet<string>,
+  record: MatchKeys,
+  recordTrigrams?: ReadonlySet<string>,
+): boolean {
+  const s = watch.search;
+  return retrievedBy(watch, tokenSet, s.relatedPhonetic, s.relatedBand, record, recordTrigrams);
+}
+
+function retrievedBy(
+  watch: PreparedWatch,
+  tokenSet: ReadonlySet<string>,
+  phonetic: readonly string[],
+  band: boolean,
+  record: MatchKeys,
+  recordTrigrams?: ReadonlySet<string>,
+): boolean {
   if (record.tokens.some((t) => tokenSet.has(t))) return true;
-  if (record.soundCodes.some((c) => s.phonetic.includes(c))) return true;
-  if (s.useTrigram) {
-    const { low, high } = bandLengths(s.compact.length);
+  if (record.soundCodes.some((c) => phonetic.includes(c))) return true;
+  if (band) {
+    const { low, high } = bandLengths(watch.search.compact.length);
     const len = record.compact.length;
     if (len < low || len > high) return false;
     const sim = trigramSimilarity(
@@ -322,9 +374,17 @@ function candidatePositions(set: CandidateIndex, watch: PreparedWatch): number[]
   const keys = watch.search;
   const picked = new Set<number>();
   const pick = (index: number) => picked.add(index);
-  for (const t of keys.tokens) eachPosting(set.tokens, t, pick);
-  for (const v of keys.nearWords) eachPosting(set.tokens, v, pick);
-  for (const c of keys.phonetic) eachPosting(set.sounds, c, pick);
+  // The records the related-class keys retrieve: the only ones kept in a related class. Each key
+  // is looked up once, as in SQL.
+  const pickedRelated = new Set<number>();
+  const pickBoth = (index: number) => {
+    picked.add(index);
+    pickedRelated.add(index);
+  };
+  for (const t of relatedClassTokens(watch)) eachPosting(set.tokens, t, pickBoth);
+  for (const t of ownClassTokens(watch)) eachPosting(set.tokens, t, pick);
+  const relatedCodes = new Set(keys.relatedPhonetic);
+  for (const c of keys.phonetic) eachPosting(set.sounds, c, relatedCodes.has(c) ? pickBoth : pick);
   // The brand's identical filings, kept below whatever their classes.
   const anyClass = anyClassPicks(set, watch);
   for (const i of anyClass) picked.add(i);
@@ -345,11 +405,13 @@ function candidatePositions(set: CandidateIndex, watch: PreparedWatch): number[]
     }
     const brandCount = watch.trigramSet.size;
     const threshold = bandThreshold(watch);
+    const pickBand = keys.relatedBand ? pickBoth : pick;
     for (const [i, s] of shared) {
-      if (s / (brandCount + (set.trigramCount[i] as number) - s) >= threshold) picked.add(i);
+      if (s / (brandCount + (set.trigramCount[i] as number) - s) >= threshold) pickBand(i);
     }
   }
-  const [low, high] = classBits(watch.candidateClasses);
+  const [low, high] = classBits(watch.classes);
+  const [relatedLow, relatedHigh] = classBits(relatedOnlyClasses(watch));
   const territory = coverageSearch(watch.designations);
   const offices = new Set(territory.jurisdictions);
   const woDesignations = new Set(territory.woDesignations);
@@ -360,7 +422,9 @@ function candidatePositions(set: CandidateIndex, watch: PreparedWatch): number[]
     // A record without classes (none published by its source) is kept: text and territory decide.
     const classless = recordLow === 0 && recordHigh === 0;
     const inClasses = classless || (recordLow & low) !== 0 || (recordHigh & high) !== 0;
-    if (!inClasses && !anyClass.has(i)) continue;
+    const inRelated =
+      pickedRelated.has(i) && ((recordLow & relatedLow) !== 0 || (recordHigh & relatedHigh) !== 0);
+    if (!inClasses && !inRelated && !anyClass.has(i)) continue;
     const jurisdiction = set.jurisdiction[i] as string;
     const covered =
       offices.has(jurisdiction) ||

@@ -19,6 +19,7 @@ import {
   trigramThreshold,
   type WatchInput,
 } from './prepare.ts';
+import { editDistance } from './rules/edit-distance.ts';
 import { RULES, ruleOf, type TextReason, type TextReasonKind } from './rules/index.ts';
 import type { KeySink } from './rules/rule.ts';
 import { NO_WORD_STATS, type WordStats } from './word-weights.ts';
@@ -113,13 +114,33 @@ function buildSearchKeys(p: PreparedWatch): SearchKeys {
     useTrigram,
     trigramThreshold: useTrigram ? trigramThreshold(b.length) : 0,
   };
-  for (const rule of RULES) rule.keys?.(p, sink);
+  // The keys searched in a related class too (MatchRule.relatedClassKeys): tokens and one-edit
+  // texts together, and codes.
+  const related = new Set<string>();
+  const relatedCodes = new Set<string>();
+  for (const rule of RULES) {
+    if (rule.keys === undefined) continue;
+    const own: KeySink = { tokens: new Set<string>(), nearWords: [], phonetic: [] };
+    rule.keys(p, own);
+    for (const t of own.tokens) sink.tokens.add(t);
+    sink.nearWords.push(...own.nearWords);
+    sink.phonetic.push(...own.phonetic);
+    if (rule.relatedClassKeys === true) {
+      for (const t of [...own.tokens, ...own.nearWords]) related.add(t);
+      for (const c of own.phonetic) relatedCodes.add(c);
+    }
+  }
   sink.tokens.delete('');
+  related.delete('');
   return {
     compact: b,
     tokens: [...sink.tokens],
     nearWords: [...new Set(sink.nearWords)],
     phonetic: [...new Set(sink.phonetic)],
+    relatedTokens: [...related],
+    relatedPhonetic: [...relatedCodes],
+    // The two-edit band is edit_distance's key.
+    relatedBand: useTrigram && editDistance.relatedClassKeys === true,
     useTrigram,
     trigramThreshold: p.search.trigramThreshold,
   };

@@ -219,26 +219,29 @@ function phoneticWord(word: string): string {
   return out.replace(/[^A-Z]/g, '');
 }
 
-/** Everything the matching rules need about one mark text, computed once. */
+/**
+ * Everything the matching rules need about one mark text, computed once. Read-only: one analysis
+ * is shared by every watch that meets the record in a run (the in-memory index keeps it).
+ */
 export interface MarkAnalysis {
   /** The text as given, trimmed. */
-  text: string;
+  readonly text: string;
   /** normalizeMarkText(text). */
-  normalized: string;
+  readonly normalized: string;
   /** Normalized words, not folded. */
-  words: string[];
+  readonly words: readonly string[];
   /** Normalized words joined without spaces, not folded (for the `normalized` rule). */
-  plainCompact: string;
+  readonly plainCompact: string;
   /** Folded words (L family not merged). */
-  folded: string[];
+  readonly folded: readonly string[];
   /** Folded words joined without spaces (L family not merged). */
-  compact: string;
+  readonly compact: string;
   /** compact with the L family merged: equality means "looks the same". */
-  lookalike: string;
+  readonly lookalike: string;
   /** Letters A-Z for phonetic coding, whole mark without spaces. */
-  letters: string;
+  readonly letters: string;
   /** Letters A-Z for phonetic coding, per word (empty for numbers). */
-  letterWords: string[];
+  readonly letterWords: readonly string[];
 }
 
 export function analyzeMark(text: string): MarkAnalysis {
@@ -450,7 +453,9 @@ export function oneEditSearchKeys(brand: string): string[] {
 
 /**
  * Every text one edit away from `brand`, spelt with its own characters and A-Z: deletions, swaps of
- * two neighbours, substitutions and insertions of a letter A-Z; at least 3 characters long. A
+ * two neighbours, substitutions and insertions of a letter A-Z; at least 4 characters long
+ * (ONE_EDIT_MIN_LENGTH): no one-edit rule compares a shorter text, and a 4-letter brand's 3-letter
+ * deletions (RIO, BIO, BRO, BRI for BRIO) are words that match many records. A
  * Latin-capital run one edit away is in this list (its new character, if any, is A-Z); any other
  * is found by oneEditSearchKeys. About 52 per character of the brand.
  */
@@ -468,7 +473,7 @@ export function oneEditVariants(brand: string): string[] {
     }
   }
   out.delete(brand);
-  return [...out].filter((v) => v.length >= 3);
+  return [...out].filter((v) => v.length >= ONE_EDIT_MIN_LENGTH);
 }
 
 /**

@@ -140,6 +140,15 @@ export interface SearchKeys {
   nearWords: string[];
   /** `sound_codes && $phonetic`: the brand's whole-mark codes (empty below 4 letters). */
   phonetic: string[];
+  /**
+   * What is searched in a related class (a class related to a watched one, not watched itself):
+   * the keys of the rules whose keys are searched there (MatchRule.relatedClassKeys). Their tokens
+   * and one-edit texts (a subset of `tokens` and `nearWords`), their codes (of `phonetic`), and
+   * whether the two-edit band is (edit_distance's key).
+   */
+  relatedTokens: string[];
+  relatedPhonetic: string[];
+  relatedBand: boolean;
   /** Whether the query needs `compact_text % $compact` (brands of 8+ characters). */
   useTrigram: boolean;
   /** The pg_trgm.similarity_threshold to set for that operator. */
@@ -300,6 +309,9 @@ export function prepareWatchSides(
       tokens: [],
       nearWords: [],
       phonetic: [],
+      relatedTokens: [],
+      relatedPhonetic: [],
+      relatedBand: false,
       useTrigram: false,
       trigramThreshold: 0,
     },

@@ -7,8 +7,14 @@ import type { Db } from '../../src/data/db.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
 import { readChangedKeys } from '../../src/data/repositories/mirror-candidates.ts';
 import { anyClassForms } from '../../src/matching/any-class.ts';
-import { buildCandidateIndex, matchCandidateIndex } from '../../src/matching/candidates.ts';
+import {
+  buildCandidateIndex,
+  matchCandidateIndex,
+  retrieves,
+  watchTokens,
+} from '../../src/matching/candidates.ts';
 import { decideConflictPrepared, mayConflict, prepareWatch } from '../../src/matching/decide.ts';
+import { matchKeys } from '../../src/matching/normalize.ts';
 import { createRegisterMirror } from '../../src/scan/sources/register-mirror.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
@@ -50,6 +56,16 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
     makeRecord({ markText, classes: [34], jurisdiction: 'EM' }),
   );
   const firearms = makeRecord({ markText: 'Quillstones Pils', classes: [13], jurisdiction: 'EM' });
+  // A related class is searched by the keys of the rules the decision raises there only: KANPELI,
+  // PELIKAN's parts swapped (found by that rule's sound codes alone), is a candidate of a beer
+  // watch in beer's class but not in wine's (33); one edit and the brand in a longer mark are.
+  const pelikan = prepareWatch({ name: 'Pelikan', niceClasses: [32], designations: ['DE'] });
+  const swappedInWine = makeRecord({ markText: 'KANPELI', classes: [33] });
+  const swappedInBeer = makeRecord({ markText: 'KANPELI', classes: [32] });
+  const nearInWine = [
+    makeRecord({ markText: 'PELIKANO', classes: [33] }),
+    makeRecord({ markText: 'PELIKAN BEER', classes: [34] }),
+  ];
 
   before(async () => {
     database = await createTestDatabase();
@@ -69,18 +85,23 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
       ),
     );
     const marks = [...texts.slice(0, 1500), ...variants];
-    await importRecords(
-      db,
-      marks.map((markText, i) =>
+    await importRecords(db, [
+      ...marks.map((markText, i) =>
         makeRecord({ markText, classes: [25], jurisdiction: i % 2 === 0 ? 'EM' : 'US' }),
       ),
-    );
+      // The variants again in a class related to the watches' (35, retail of clothing), where
+      // only the related-class keys are searched.
+      ...variants.map((markText) => makeRecord({ markText, classes: [35], jurisdiction: 'EM' })),
+    ]);
     await importRecords(db, [
       ...classless,
       ...otherClass,
       ...itselfElsewhere,
       ...tobacco,
       firearms,
+      swappedInWine,
+      swappedInBeer,
+      ...nearInWine,
     ]);
   });
   after(() => database.drop());
@@ -96,6 +117,8 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
       ).map((r) => [r.external_id, Number(r.id)]),
     );
     let accepted = 0;
+    let relatedKept = 0;
+    let relatedLeft = 0;
     for (const watch of watches) {
       const bySql = await mirror.findCandidates(db, watch, { fromSeq: 0, toSeq });
       const sqlIds = bySql.map((r) => idOf.get(r.externalId) as number).sort((a, b) => a - b);
@@ -114,13 +137,25 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
         'SELECT external_id AS "externalId", mark_text AS "markText", classes, jurisdiction, designations FROM marks',
       );
       const candidates = new Set(bySql.map((r) => r.externalId));
+      const tokens = new Set(watchTokens(watch));
       for (const r of all) {
+        // In the related class, some records the keys of the watch's own classes find are left out.
+        if (r.classes.length === 1 && r.classes[0] === 35) {
+          if (retrieves(watch, tokens, matchKeys(r.markText))) {
+            if (candidates.has(r.externalId)) relatedKept++;
+            else relatedLeft++;
+          }
+        }
         if (!decideConflictPrepared(watch, r).conflict) continue;
         accepted++;
         assert.ok(candidates.has(r.externalId), `${watch.name} / ${r.markText} is not retrieved`);
       }
     }
     assert.ok(accepted > 100, `${accepted} accepted pairs checked`);
+    assert.ok(
+      relatedKept > 0 && relatedLeft > 0,
+      `related class: ${relatedKept} kept, ${relatedLeft} left out`,
+    );
   });
 
   it('a record without classes is a candidate by both paths, and the brand itself in another class; a longer mark there is not', async () => {
@@ -174,6 +209,48 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
     }
     for (const r of tobacco)
       assert.equal(decideConflictPrepared(beer, r).conflict, true, r.markText);
+  });
+
+  it('a related class is searched by the keys of the rules raised there only, by both paths', async () => {
+    const mirror = createRegisterMirror();
+    const toSeq = await highestChangeSeq(db);
+    const index = buildCandidateIndex(await readChangedKeys(db, { fromSeq: 0, toSeq }));
+    const externalIdOf = new Map(
+      (
+        await db.query<{ id: number; external_id: string }>('SELECT id, external_id FROM marks')
+      ).map((r) => [Number(r.id), r.external_id]),
+    );
+    const paths = {
+      sql: (await mirror.findCandidates(db, pelikan, { fromSeq: 0, toSeq })).map(
+        (r) => r.externalId,
+      ),
+      memory: matchCandidateIndex(index, pelikan).map((id) => externalIdOf.get(Number(id))),
+    };
+    for (const [path, ids] of Object.entries(paths)) {
+      assert.ok(ids.includes(swappedInBeer.externalId), `${path}: KANPELI in class 32`);
+      assert.ok(!ids.includes(swappedInWine.externalId), `${path}: KANPELI in class 33`);
+      for (const r of nearInWine) assert.ok(ids.includes(r.externalId), `${path}: ${r.markText}`);
+    }
+    assert.equal(decideConflictPrepared(pelikan, swappedInWine).conflict, false);
+    assert.equal(decideConflictPrepared(pelikan, swappedInBeer).conflict, true);
+  });
+
+  it('a watch with related classes whose keys are all searched there too finds its identical mark (no branch of its own classes)', async () => {
+    // Every key LE COQ sends is a related-class key, so the query has no branch limited to the
+    // watch's own classes. An unused parameter for them made PostgreSQL refuse the statement
+    // ("could not determine data type of parameter"), and the scan found nothing; PGlite
+    // accepted it.
+    const brand = 'Le Coq';
+    const watch = prepareWatch({ name: brand, niceClasses: [9], designations: ['DE'] });
+    assert.ok(watch.candidateClasses.length > 1, 'class 9 has related classes');
+    const record = makeRecord({ markText: brand.toUpperCase(), classes: [9] });
+    await importRecords(db, [record]);
+    const toSeq = await highestChangeSeq(db);
+    const found = await createRegisterMirror().findCandidates(db, watch, { fromSeq: 0, toSeq });
+    assert.deepEqual(
+      found.map((r) => r.externalId),
+      [record.externalId],
+    );
   });
 
   it('an incremental scan reads the in-memory index and finds the same candidates as SQL, less those no text rule finds', async () => {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
@@ -17,9 +19,12 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 const logger = createLogger('silent');
 // The day the scans of this file run: every opposition window is counted from it.
 const TODAY = '2026-11-27T10:00:00.000Z';
+// A real EUIPO bulk record (provenance in test/fixtures/euipo-bulk): Preflet, registered, class 9.
+const PREFLET = 'test/fixtures/euipo-bulk/bekone97_EM-TM-V3-4_018173421.xml';
 
 type Hit = {
   status: string | null;
+  removedAt: string | null;
   live: boolean | null;
   opposition: { closesAt: string; extendableUntil: string | null } | null;
 };
@@ -68,6 +73,20 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
   const watchFor = (name: string, niceClasses: number[], designations: string[]) =>
     createWatch(server, auth, { name, attributes: { niceClasses, designations } });
 
+  const deliver = () => deliverDueWebhooks(server.db, logger, { allowPrivate: true });
+
+  /** The `index`th webhook request the receiver got, delivered now and verified with `secret`. */
+  async function webhookEvent(secret: string, index: number) {
+    await deliver();
+    await receiver.receivedCount(index + 1);
+    const request = receiver.received[index];
+    assert.ok(request);
+    return new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+      type: string;
+      data: Alert;
+    };
+  }
+
   it('a dead USPTO record (R RACINO, status 602 abandoned) raises no alert; revived (616), it does', async () => {
     await importRecordFiles(server.db, [join(USPTO_DIR, 'tmterminal_revival-before-98186103.xml')]);
     const watch = await watchFor('R Racino', [41], ['US']);
@@ -114,20 +133,7 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
     assert.equal(raised?.severity, 'high');
     assert.equal(raised?.hit.live, true);
 
-    const deliver = () => deliverDueWebhooks(server.db, logger, { allowPrivate: true });
-    const eventAt = async (index: number) => {
-      await deliver();
-      await receiver.receivedCount(index + 1);
-      const request = receiver.received[index];
-      assert.ok(request);
-      return new Webhook(secret).verify(
-        request.body,
-        request.headers as Record<string, string>,
-      ) as {
-        type: string;
-        data: Alert;
-      };
-    };
+    const eventAt = (index: number) => webhookEvent(secret, index);
 
     // The office refuses it: the same record, imported again with its new status.
     await importRecords(server.db, [{ ...record, status: 'abandoned' }]);
@@ -160,6 +166,79 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
     await scan(watch.id);
     await deliver();
     assert.equal(receiver.received.length, 2);
+  });
+
+  it('a record the office deletes behind an alert (EUIPO operationCode="Delete") turns it low and says so; published again, the alert follows it back', async () => {
+    const hook = await server.request('POST', '/api/v1/webhooks', {
+      headers: auth,
+      body: { url: receiver.url, events: ['alert.updated'] },
+    });
+    assert.equal(hook.status, 201, hook.text);
+    const secret: string = hook.body.data.secret;
+    const insert = readFileSync(PREFLET, 'utf8');
+    const dir = mkdtempSync(join(tmpdir(), 'removed-'));
+    try {
+      // The office's diff file that deletes it, as its real Delete operations read (the record's
+      // own file with the operation and a later transaction date).
+      const deletion = join(dir, 'DIFF_EUTMS_1.xml');
+      writeFileSync(
+        deletion,
+        insert
+          .replace('operationCode="Insert"', 'operationCode="Delete"')
+          .replace('2020-06-08T', '2020-12-01T'),
+      );
+      await server.db.query("DELETE FROM marks WHERE external_id = 'EM500000018173421'");
+      await importRecordFiles(server.db, [PREFLET]);
+      const watch = await watchFor('Preflet', [9], ['DE']);
+      await scan(watch.id);
+      const [raised, ...more] = await alertsOf(watch.id);
+      assert.equal(more.length, 0);
+      assert.notEqual(raised?.severity, 'low');
+      assert.equal(raised?.hit.removedAt, null);
+
+      const eventAt = (index: number) => webhookEvent(secret, index);
+
+      assert.equal((await importRecordFiles(server.db, [deletion])).deleted, 1);
+      await scan(watch.id);
+      const [removed, ...others] = await alertsOf(watch.id);
+      assert.equal(others.length, 0, 'the same alert, not a new one');
+      assert.equal(removed?.id, raised?.id);
+      assert.match(removed?.hit.removedAt ?? '', /^\d{4}-\d\d-\d\dT/);
+      // The hit keeps the record as it was last held: its status is the office's last word.
+      assert.equal(removed?.hit.status, raised?.hit.status);
+      assert.equal(removed?.severity, 'low');
+      assert.equal(removed?.hit.opposition, null);
+      assert.match(
+        removed?.rationale ?? '',
+        /the office has deleted the record from its register, which makes the severity low/,
+      );
+      assert.match(
+        removed?.rationale ?? '',
+        /there is no application or registration left to oppose/,
+      );
+      const gone = await eventAt(0);
+      assert.equal(gone.type, 'alert.updated');
+      assert.equal(gone.data.id, raised?.id);
+      assert.equal(gone.data.hit.removedAt, removed?.hit.removedAt);
+      const page = await dashboard.get(`/alerts/${raised?.id}`);
+      assert.match(textOf(page.text), /Deleted from the register by the office/);
+
+      // A scan that meets nothing new changes nothing and sends nothing.
+      await scan(watch.id);
+      await deliver();
+      assert.equal(receiver.received.length, 1);
+
+      // The office publishes it again: the alert is as the record is now.
+      await importRecordFiles(server.db, [PREFLET]);
+      await scan(watch.id);
+      const [back] = await alertsOf(watch.id);
+      assert.equal(back?.id, raised?.id);
+      assert.equal(back?.hit.removedAt, null);
+      assert.equal(back?.severity, raised?.severity);
+      assert.equal((await eventAt(1)).data.hit.removedAt, null);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an open window reads as an action with the days left, a closed one as past, and a publication from before the rule has none', async () => {

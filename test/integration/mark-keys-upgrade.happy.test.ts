@@ -136,7 +136,7 @@ describe('migration 035: a mirror stored before it keeps its candidates', () => 
     const index = buildCandidateIndex(stored);
     const expected = WATCHES.map((watch) => sorted(matchCandidateIndex(index, watch)));
 
-    assert.deepEqual(await migrateDatabase(db), ['035_mark_keys', '036_hashed_key_index']);
+    assert.equal((await migrateDatabase(db))[0], '035_mark_keys');
 
     assert.deepEqual(await keyMismatches(db), [], 'every mark has its keys, as stored');
     const idOf = new Map(
@@ -252,7 +252,10 @@ describe('migration 036: a mirror indexed by 035 keeps its candidates', () => {
         )
       ).map((r) => [r.externalId, Number(r.id)]),
     );
-    const toSeq = await highestChangeSeq(db);
+    // The whole mirror (highestChangeSeq also reads 037's table, not there yet).
+    const [{ seq: toSeq } = { seq: 0 }] = await db.query<{ seq: number }>(
+      'SELECT max(change_seq)::int8 AS seq FROM marks',
+    );
     const mirror = createRegisterMirror();
     const candidates = async () => {
       const found: number[][] = [];
@@ -267,7 +270,7 @@ describe('migration 036: a mirror indexed by 035 keeps its candidates', () => {
     assert.ok(expected.flat().length > 100, `${expected.flat().length} candidates compared`);
     const indexes = await candidateIndexes(db);
 
-    assert.deepEqual(await migrateDatabase(db), ['036_hashed_key_index']);
+    assert.equal((await migrateDatabase(db))[0], '036_hashed_key_index');
     assert.deepEqual(
       await candidateIndexes(db),
       indexes.map((d) =>
@@ -382,7 +385,7 @@ describe('migration 036 during an initial load', () => {
     ]);
     for (const d of dropped) await db.exec(`DROP INDEX ${d.name}`);
 
-    assert.deepEqual(await migrateDatabase(db), ['036_hashed_key_index']);
+    assert.equal((await migrateDatabase(db))[0], '036_hashed_key_index');
     assert.deepEqual(await db.query(gin), [], 'still no candidate index while the load runs');
     const [recorded] = await db.query<{ definitions: string[] }>(
       'SELECT index_definitions AS definitions FROM mirror_initial_load',

@@ -4,7 +4,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assessAlert } from '../../src/domain/alerts/assessment.ts';
-import { buildCandidateIndex, matchCandidateIndex } from '../../src/matching/candidates.ts';
+import {
+  buildCandidateIndex,
+  matchCandidateIndex,
+  relatedClassTokens,
+  retrieves,
+  retrievesInRelatedClass,
+  watchTokens,
+} from '../../src/matching/candidates.ts';
 import {
   acrossGate,
   compareMarks,
@@ -15,6 +22,7 @@ import {
 } from '../../src/matching/decide.ts';
 import { CLASS_RELATIONS, goodsMeeting, relatedClassesOf } from '../../src/matching/goods.ts';
 import { MODEL } from '../../src/matching/model.ts';
+import { matchKeys } from '../../src/matching/normalize.ts';
 import { assessSeverity } from '../../src/matching/severity.ts';
 import { assessedRecord, indexRow } from '../helpers/matching.ts';
 
@@ -215,5 +223,37 @@ describe('a record in a related class', () => {
     ]);
     assert.deepEqual(matchCandidateIndex(index, watch('GASPARILLA', [32])).sort(), [1, 3]);
     assert.deepEqual(matchCandidateIndex(index, watch('GASPARILLA', [32], false)), [3]);
+  });
+
+  it('are searched by the keys of the rules the decision raises there only', () => {
+    const p = watch('PELIKAN', [32]);
+    const inOwn = (mark: string) => retrieves(p, new Set(watchTokens(p)), matchKeys(mark));
+    const inRelated = (mark: string) =>
+      retrievesInRelatedClass(p, new Set(relatedClassTokens(p)), matchKeys(mark));
+    // KANPELI is PELIKAN's parts swapped: only that rule's sound codes retrieve it, and a related
+    // class does not raise it.
+    assert.ok(inOwn('KANPELI'));
+    assert.ok(!inRelated('KANPELI'));
+    assert.equal(decideConflictPrepared(p, record('KANPELI', [32])).conflict, true);
+    assert.equal(decideConflictPrepared(p, record('KANPELI', [33])).conflict, false);
+    // One edit, the brand inside a longer mark, and a sound-alike are raised there and retrieved.
+    for (const mark of ['PELIKANO', 'PELIKAN BEER']) {
+      assert.ok(inRelated(mark), mark);
+      assert.equal(decideConflictPrepared(p, record(mark, [33])).conflict, true, mark);
+    }
+    const q = watch('QUILLSTONE', [32]);
+    assert.ok(retrievesInRelatedClass(q, new Set(relatedClassTokens(q)), matchKeys('KWILSTOWN')));
+    assert.equal(decideConflictPrepared(q, record('KWILSTOWN', [33])).conflict, true);
+
+    const index = buildCandidateIndex([
+      indexRow(1, 'KANPELI', [33]),
+      indexRow(2, 'KANPELI', [32]),
+      indexRow(3, 'KANPELI', []),
+      indexRow(4, 'PELIKANO', [33]),
+      indexRow(5, 'PELIKAN BEER', [34]),
+      indexRow(6, 'KANPELI', [32, 33]),
+    ]);
+    assert.deepEqual(matchCandidateIndex(index, p).sort(), [2, 3, 4, 5, 6]);
+    assert.deepEqual(matchCandidateIndex(index, watch('PELIKAN', [32], false)).sort(), [2, 3, 6]);
   });
 });

@@ -265,6 +265,16 @@ describe('one-edit keys', () => {
     }
     assert.ok(checked > 10_000, `${checked} pairs checked`);
   });
+
+  it('leave out texts shorter than any one-edit rule compares (BRIO sends no RIO, BIO, BRO, BRI)', () => {
+    const variants = oneEditVariants('BRIO');
+    assert.deepEqual(
+      ['RIO', 'BIO', 'BRO', 'BRI'].filter((v) => variants.includes(v)),
+      [],
+    );
+    assert.ok(variants.includes('BRIX') && variants.includes('BRIOS') && variants.includes('BIRO'));
+    assert.ok(variants.every((v) => v.length >= 4));
+  });
 });
 
 describe('similarity measures', () => {

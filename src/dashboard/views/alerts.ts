@@ -42,6 +42,8 @@ export type AlertView = {
     rawPayload: Record<string, unknown>;
     publishedAt: string | null;
     opposition: OppositionWindow | null;
+    /** Absent in JSON written before migration 037; null while the register holds the record. */
+    removedAt?: string | null;
   };
   origin: AlertOrigin;
 };
@@ -73,14 +75,21 @@ const SEVERITY_PILL: Record<AlertSeverity, SafeHtml> = {
  * remains possible" (past, muted), or not known.
  */
 function opposition(hit: AlertView['hit'], now: Date): SafeHtml {
+  if (hit.removedAt != null) return html`<span class="muted">None: the record was deleted</span>`;
   if (hit.opposition === null) return html`<span class="muted">Not known</span>`;
   const status = oppositionStatus(hit.opposition, now);
   const closed = status.startsWith('closed');
   return html`<span class="${closed ? 'muted' : 'opposition-open'}">Opposition ${status}</span> <span class="muted">at the ${hit.opposition.office}</span>`;
 }
 
-/** Live or dead at the office, as the hit says; "Not known" when the office's code says neither. */
+/**
+ * Live or dead at the office, as the hit says; "Not known" when the office's code says neither;
+ * a record the office deleted says that first.
+ */
 function liveness(hit: AlertView['hit']): SafeHtml {
+  if (hit.removedAt != null) {
+    return html`<span class="muted">Deleted from the register by the office (taken ${hit.removedAt.slice(0, 10)}): it blocks nothing</span>`;
+  }
   if (hit.live === null)
     return html`<span class="muted">Not known (the status does not say)</span>`;
   return hit.live ? html`Live` : html`<span class="muted">Dead: it blocks nothing</span>`;

@@ -36,6 +36,8 @@ export type AlertToReassess = {
   live: boolean | null;
   classes: number[];
   publishedAt: string | null;
+  /** When the mirror took the office's deletion of the record (migration 037); null otherwise. */
+  removedAt: string | null;
   /** When the database assessed it (its now()): a window closed by then reads as past. */
   assessedAt: string;
 };
@@ -83,7 +85,8 @@ export async function alertsToReassess(
             -- Read through the row's JSON: migrations before 028 (which adds the column) assess
             -- alerts too, with this same query.
             (to_jsonb(h)->>'live')::boolean AS live, h.classes,
-            iso_ms(${publishedAt}) AS "publishedAt", iso_ms(now()) AS "assessedAt"
+            iso_ms(${publishedAt}) AS "publishedAt", iso_ms(now()) AS "assessedAt",
+            iso_ms((to_jsonb(h)->>'removed_at')::timestamptz) AS "removedAt"
        FROM ${from}
        JOIN watches w ON w.id = a.watch_id
        LEFT JOIN marks m ON m.source_code = h.source_code AND m.external_id = h.external_id
@@ -137,7 +140,8 @@ export async function writeReassessments(
 export type RefreshedHit = Omit<NewHit, 'id' | 'watchId'> & { hitId: string };
 
 /**
- * Writes the hits of alerts whose register record changed as the record is now. The alerts are
+ * Writes the hits of alerts whose register record changed as the record is now (a record the
+ * office deleted: as it was last held, with when the mirror took the deletion). The alerts are
  * written after (writeReassessments), which rebuilds their JSON from these rows.
  */
 export async function writeRefreshedHits(
@@ -150,12 +154,13 @@ export async function writeRefreshedHits(
             owner_country_code = r."ownerCountryCode", jurisdiction = r.jurisdiction,
             filed_at = r."filedAt", registered_at = r."registeredAt", expires_at = r."expiresAt",
             published_at = r."publishedAt", status = r.status, live = r.live,
-            classes = r.classes, raw_payload = r."rawPayload", opposition = r.opposition
+            classes = r.classes, raw_payload = r."rawPayload", opposition = r.opposition,
+            removed_at = r."removedAt"
        FROM jsonb_to_recordset($1::text::jsonb) AS r(
               "hitId" text, "displayName" text, "ownerName" text, "ownerCountryCode" text,
               jurisdiction text, "filedAt" timestamptz, "registeredAt" timestamptz,
               "expiresAt" timestamptz, "publishedAt" timestamptz, status text, live boolean,
-              classes integer[], "rawPayload" jsonb, opposition jsonb)
+              classes integer[], "rawPayload" jsonb, opposition jsonb, "removedAt" timestamptz)
       WHERE hits.id = r."hitId"`,
     [JSON.stringify(hits)],
   );

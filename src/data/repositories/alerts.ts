@@ -139,6 +139,11 @@ export type NewHit = {
   publishedAt: string | null;
   /** The opposition window computed when the hit was recorded (src/domain/opposition.ts). */
   opposition: unknown;
+  /**
+   * When the mirror took the office's deletion of the record (migration 037); null while the
+   * register holds it. A new hit is never on a removed record.
+   */
+  removedAt?: string | null;
 };
 
 /** What a new alert says about its hit (src/domain/alerts/assessment.ts). */

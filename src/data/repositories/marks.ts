@@ -400,10 +400,14 @@ export async function countMarksByOffice(
   );
 }
 
-/** The newest change_seq value committed: the upper bound of a scan. */
+/**
+ * The newest change_seq value committed, of a mark or of a deletion (mark_removals, migration
+ * 037): the upper bound of a scan. Each max is an index's last entry.
+ */
 export async function highestChangeSeq(db: Queryable): Promise<number> {
   const rows = await db.query<{ seq: number }>(
-    'SELECT coalesce(max(change_seq), 0)::int8 AS seq FROM marks',
+    `SELECT greatest((SELECT max(change_seq) FROM marks),
+                     (SELECT max(change_seq) FROM mark_removals), 0)::int8 AS seq`,
   );
   return rows[0]?.seq ?? 0;
 }

@@ -4,6 +4,8 @@ import {
   bandLengths,
   bandThreshold,
   type IndexedRecordRow,
+  ownClassTokens,
+  relatedClassTokens,
   watchTokens,
 } from '../../matching/candidates.ts';
 import { coverageSearch } from '../../matching/coverage.ts';
@@ -21,7 +23,14 @@ import { hashedKeys } from './mark-keys.ts';
  * A register record as a source returns it for the final decision: the normalized record, and the
  * words its office says are disclaimed (USPTO disclaimers, from the raw payload; empty otherwise).
  */
-export type CandidateRecord = RegisterRecord & { disclaimed?: string[] };
+export type CandidateRecord = RegisterRecord & {
+  disclaimed?: string[];
+  /**
+   * When the mirror took the office's deletion of the record (a record behind an alert, as it was
+   * last held: changedRecordsBehindAlerts); null or absent while the register holds it.
+   */
+  removedAt?: string | null;
+};
 
 /** A range of the source's change sequence: (fromSeq, toSeq]. A full scan starts at 0. */
 export type SeqRange = { fromSeq: number; toSeq: number };
@@ -39,8 +48,11 @@ export const RECORD_COLUMNS = `m.external_id AS "externalId", m.mark_text AS "ma
 /**
  * The records of this source changed in `range` that are behind alerts of the watch, where the
  * record is no longer what the alert's hit shows (status, live or dead, name, owner, dates,
- * classes, payload): the alerts to assess again (domain/alerts/reassess.ts). Served by the hits'
- * unique key (watch, source, record) and the marks' (source, record).
+ * classes, payload, or a hit marked removed whose record is back): the alerts to assess again
+ * (domain/alerts/reassess.ts). Also the records the office deleted in `range` (mark_removals,
+ * migration 037) that hits of the watch do not yet show as removed: each comes as it was last
+ * held, with `removedAt`. Served by the hits' unique key (watch, source, record), the marks'
+ * (source, record) and the removals' change_seq.
  */
 export async function changedRecordsBehindAlerts(
   db: Queryable,
@@ -48,20 +60,32 @@ export async function changedRecordsBehindAlerts(
   range: SeqRange,
 ): Promise<(CandidateRecord & { alertId: string; hitId: string })[]> {
   return db.query(
-    `SELECT a.id AS "alertId", h.id AS "hitId", ${RECORD_COLUMNS}
+    `SELECT a.id AS "alertId", h.id AS "hitId", NULL AS "removedAt", ${RECORD_COLUMNS}
        FROM hits h
        JOIN alerts a ON a.hit_id = h.id
        JOIN marks m ON m.source_code = h.source_code AND m.external_id = h.external_id
       WHERE h.watch_id = $1 AND h.source_code = $2
         AND m.change_seq > $3 AND m.change_seq <= $4
-        AND (h.display_name, h.owner_name, h.owner_country_code, h.jurisdiction, h.filed_at,
-             h.registered_at, h.expires_at, h.published_at, h.status, h.live, h.classes,
-             h.raw_payload)
-            IS DISTINCT FROM
-            (m.mark_text, m.owner_name, m.owner_country_code, m.jurisdiction, m.filed_at,
-             m.registered_at, m.expires_at, m.published_at, m.status, m.live, m.classes,
-             m.raw_payload)
-      ORDER BY a.id`,
+        AND (h.removed_at IS NOT NULL
+          OR (h.display_name, h.owner_name, h.owner_country_code, h.jurisdiction, h.filed_at,
+              h.registered_at, h.expires_at, h.published_at, h.status, h.live, h.classes,
+              h.raw_payload)
+             IS DISTINCT FROM
+             (m.mark_text, m.owner_name, m.owner_country_code, m.jurisdiction, m.filed_at,
+              m.registered_at, m.expires_at, m.published_at, m.status, m.live, m.classes,
+              m.raw_payload))
+     UNION ALL
+     SELECT a.id, h.id, iso_ms(r.removed_at), ${RECORD_COLUMNS}
+       FROM mark_removals r
+       CROSS JOIN LATERAL jsonb_populate_record(NULL::marks, r.record) m
+       JOIN hits h ON h.watch_id = $1 AND h.source_code = r.source_code
+                  AND h.external_id = r.external_id
+       JOIN alerts a ON a.hit_id = h.id
+      WHERE r.source_code = $2 AND r.change_seq > $3 AND r.change_seq <= $4
+        AND h.removed_at IS DISTINCT FROM r.removed_at
+        AND NOT EXISTS (SELECT 1 FROM marks x
+                         WHERE x.source_code = r.source_code AND x.external_id = r.external_id)
+      ORDER BY 1`,
     [watchId, MIRROR_SOURCE, range.fromSeq, range.toSeq],
   );
 }
@@ -93,16 +117,19 @@ function bandSearch(length: number, text: string, classes: string, coverage: str
  * The watch's keys of the class and territory columns of mark_keys and mark_band (migrations 016
  * and 035), the one place the candidate query's class and territory condition is made: its classes
  * (candidateClasses: the watched ones and, with relatedClasses, those of related goods) and 0,
- * which stands for "no class published"; its offices and 'WO:' + each office an international
- * registration may designate.
+ * which stands for "no class published"; the same without the related classes (`own`: where the
+ * keys of the rules not raised in a related class are searched); its offices and 'WO:' + each
+ * office an international registration may designate.
  */
 export function classAndTerritoryKeys(watch: PreparedWatch): {
   classes: number[];
+  own: number[];
   coverage: string[];
 } {
   const territory = coverageSearch(watch.designations);
   return {
     classes: [0, ...watch.candidateClasses],
+    own: [0, ...watch.classes],
     coverage: [...territory.jurisdictions, ...territory.woDesignations.map((d) => `WO:${d}`)],
   };
 }
@@ -139,7 +166,9 @@ export const CANDIDATE_SETTINGS = `SELECT set_config('plan_cache_mode', 'force_c
  * the length buckets of the two-edit band. Each branch carries the class and territory keys, so
  * that its GIN index leaves out the records of other classes and territories before any row is
  * read; the planner ORs the branches (BitmapOr), and only the records kept are read from marks.
- * A last branch finds the brand's identical filings in any other class (anyClassBranch).
+ * In a class related to a watched one (not watched itself) only the keys of the rules the decision
+ * raises there are searched (relatedClassTokens, search.relatedPhonetic and relatedBand). A last
+ * branch finds the brand's identical filings in any other class (anyClassBranch).
  * The pure module makes the final decision.
  */
 export async function queryCandidates(
@@ -154,23 +183,51 @@ export async function queryCandidates(
   // One SELECT per kind of key, not an OR of them: PostgreSQL would take the class and territory
   // conditions common to both arms out of the OR, search the index by those alone and test the
   // keys on every row of those classes and territories.
-  const keyed = (condition: string) =>
+  const keyed = (condition: string, classes = '$3') =>
     `SELECT k.id FROM mark_keys k
-      WHERE ${condition} AND k.class_keys && $3::int[] AND k.coverage_keys && $4::text[]`;
+      WHERE ${condition} AND k.class_keys && ${classes}::int[] AND k.coverage_keys && $4::text[]`;
+  // In a related class (not watched itself) only the keys of the rules the decision raises there
+  // are searched (relatedClassTokens): the others retrieved a quarter of the related-class
+  // candidates and raised none. Each key is searched once: those in every candidate class ($3),
+  // the others in the watch's own classes ($own) only.
+  const split = filter.own.length < filter.classes.length;
+  // The own classes' parameter is added where a branch uses it, never otherwise: PostgreSQL
+  // refuses a statement with a parameter it cannot type ("could not determine data type").
+  let ownParam: string | null = null;
+  const own = (): string => {
+    if (!split) return '$3';
+    if (ownParam === null) {
+      params.push(filter.own);
+      ownParam = `$${params.length}`;
+    }
+    return ownParam;
+  };
+  const relatedCodes = new Set(keys.relatedPhonetic);
+  const [ownTokens, ownCodes] = split
+    ? [ownClassTokens(watch), keys.phonetic.filter((c) => !relatedCodes.has(c))]
+    : [[], []];
   // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts;
   // its words and runs, so the one-edit texts find near forms inside it too.
-  params.push(watchTokens(watch));
+  params.push(split ? relatedClassTokens(watch) : watchTokens(watch));
   const found = [keyed(`${hashedKeys('k.tokens')} && ${hashedKeys(`$${params.length}::text[]`)}`)];
-  if (keys.phonetic.length > 0) {
-    params.push(keys.phonetic);
+  const codes = split ? keys.relatedPhonetic : keys.phonetic;
+  for (const [list, column, inOwn] of [
+    [ownTokens, 'tokens', true],
+    [codes, 'sound_codes', false],
+    [ownCodes, 'sound_codes', true],
+  ] as const) {
+    if (list.length === 0) continue;
+    params.push(list);
+    const at = `$${params.length}`;
     found.push(
-      keyed(`${hashedKeys('k.sound_codes')} && ${hashedKeys(`$${params.length}::text[]`)}`),
+      keyed(`${hashedKeys(`k.${column}`)} && ${hashedKeys(`${at}::text[]`)}`, inOwn ? own() : '$3'),
     );
   }
   if (keys.useTrigram) {
     // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
     params.push(keys.compact);
-    found.push(bandSearch(keys.compact.length, `$${params.length}`, '$3', '$4'));
+    const at = `$${params.length}`;
+    found.push(bandSearch(keys.compact.length, at, keys.relatedBand ? '$3' : own(), '$4'));
   }
   // `change_seq + 0`: the sequence range is a filter on the rows kept, never an index scan. A full
   // scan's range is the whole mirror; an incremental scan of a short range is served from memory

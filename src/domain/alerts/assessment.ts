@@ -48,6 +48,11 @@ export type AssessedRecord = {
   publishedAt: string | null;
   /** The record's raw payload, where its office gives its own opposition window (CIPO). */
   rawPayload?: Readonly<Record<string, unknown>>;
+  /**
+   * When the mirror took the office's deletion of the record (it is then the record as last
+   * held); null or absent while the register holds it.
+   */
+  removedAt?: string | null | undefined;
 };
 
 export type Assessment = {
@@ -112,6 +117,24 @@ function capDead(severity: SeverityAssessment, record: AssessedRecord): Severity
     severity: 'low',
     why: `${severity.why}, but the record is dead at its office${status}, which makes the severity low`,
   };
+}
+
+/**
+ * A record the office deleted from its register is no longer an application or a registration:
+ * nothing is left to oppose or to block, whatever the text, so the conflict is low.
+ */
+function capRemoved(severity: SeverityAssessment, record: AssessedRecord): SeverityAssessment {
+  if (record.removedAt == null || severity.severity === 'low') return severity;
+  return {
+    ...severity,
+    severity: 'low',
+    why: `${severity.why}, but the office has deleted the record from its register, which makes the severity low`,
+  };
+}
+
+/** What the rationale says of a record the office deleted, in place of its opposition window. */
+function removedSentence(removedAt: string): string {
+  return `The office has deleted this record from its register (the mirror took the deletion on ${dateOf(removedAt)}): there is no application or registration left to oppose. This alert shows the record as it was last held.`;
 }
 
 /** The sentence every alert on a record without classes carries (docs/matching.md). */
@@ -182,16 +205,20 @@ export function assessAlert(
     classes: record.classes,
     stats,
   });
-  const severity = capDead(
-    record.classes.length === 0 ? capWithoutClasses(assessed) : assessed,
+  const severity = capRemoved(
+    capDead(record.classes.length === 0 ? capWithoutClasses(assessed) : assessed, record),
     record,
   );
-  const { window } = oppositionWindow(
-    record.jurisdiction,
-    record.publishedAt,
-    record.externalId,
-    officeOppositionPeriod(record.rawPayload),
-  );
+  const removedAt = record.removedAt ?? null;
+  const { window } =
+    removedAt === null
+      ? oppositionWindow(
+          record.jurisdiction,
+          record.publishedAt,
+          record.externalId,
+          officeOppositionPeriod(record.rawPayload),
+        )
+      : { window: null };
   const blocks: Block[] = [];
   blocks.push({ heading: `Severity: ${severity.severity}`, pieces: [`${capital(severity.why)}.`] });
   const items: Piece[][] = decision.reasons.flatMap((r) => {
@@ -232,6 +259,7 @@ export function assessAlert(
   facts.push(
     record.status === null ? ', status not published by this source' : `, status ${record.status}`,
     record.live == null ? '' : record.live ? ' (live)' : ' (dead)',
+    removedAt === null ? '' : ' when last held; since deleted from the register by the office',
   );
   if (record.ownerName === null) facts.push(', owner not published by this source.');
   else {
@@ -245,7 +273,11 @@ export function assessAlert(
   blocks.push({ heading: 'The record', pieces: facts });
   blocks.push({
     heading: 'Opposition',
-    pieces: [oppositionSentence(record.jurisdiction, record.publishedAt, window, now)],
+    pieces: [
+      removedAt === null
+        ? oppositionSentence(record.jurisdiction, record.publishedAt, window, now)
+        : removedSentence(removedAt),
+    ],
   });
   if (ref?.page) {
     blocks.push({

@@ -8,6 +8,7 @@ export const confusable: MatchRule<ConfusableReason> = {
   kind: 'confusable',
   score: 0.95,
   alone: true,
+  relatedClassKeys: true,
   detect(p, m) {
     const b = p.brand.lookalike;
     if (m.lookalike !== b) return null;

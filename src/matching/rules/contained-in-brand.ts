@@ -17,6 +17,7 @@ const CONTAINED_WHOLE_MIN = 5;
 export const containedInBrand: MatchRule<ContainedInBrandReason> = {
   kind: 'contained_in_brand',
   score: 0.6,
+  relatedClassKeys: true,
   detect(p, m) {
     // A mark that is only the brand's initials, its first word (ML for ML MARK LEES).
     if (p.initials !== null && m.compact === p.initials && m.folded.length === 1) {

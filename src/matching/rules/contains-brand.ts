@@ -46,6 +46,7 @@ function coreAt(core: readonly string[], words: readonly string[]): number {
 export const containsBrand: MatchRule<ContainsBrandReason> = {
   kind: 'contains_brand',
   score: 0.7,
+  relatedClassKeys: true,
   detect(p, m) {
     const words = m.folded;
     const n = words.length;

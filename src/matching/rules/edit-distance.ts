@@ -47,6 +47,7 @@ function editTouchesShortWord(p: PreparedWatch, mark: string): boolean {
 export const editDistance: MatchRule<EditDistanceReason> = {
   kind: 'edit_distance',
   score: 0.85,
+  relatedClassKeys: true,
   detect(p, m) {
     const b = p.brand.compact;
     const c = m.compact;

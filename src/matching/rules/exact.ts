@@ -7,6 +7,7 @@ export const exact: MatchRule<ExactReason> = {
   kind: 'exact',
   score: 1,
   alone: true,
+  relatedClassKeys: true,
   detect: (p, m) => (m.text === p.brand.text ? { kind: 'exact', detail: 'Identical text.' } : null),
   keys(p, out) {
     if (p.brand.compact !== '') out.tokens.add(p.brand.compact);

@@ -27,6 +27,7 @@ const LONG_BRAND = 8;
 export const fused: MatchRule<FusedReason> = {
   kind: 'fused',
   score: 0.5,
+  relatedClassKeys: true,
   detect(p, m) {
     if (!p.fusedEligible) return null;
     const b = p.brand.compact;

@@ -7,6 +7,7 @@ export const normalized: MatchRule<NormalizedReason> = {
   kind: 'normalized',
   score: 0.98,
   alone: true,
+  relatedClassKeys: true,
   detect(p, m) {
     const b = p.brand.plainCompact;
     if (m.plainCompact !== b) return null;

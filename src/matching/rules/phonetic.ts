@@ -41,6 +41,7 @@ function soundsAlike(p: PreparedWatch, letters: string): PhoneticReason | null {
 export const phonetic: MatchRule<PhoneticReason> = {
   kind: 'phonetic',
   score: 0.8,
+  relatedClassKeys: true,
   detect(p, m) {
     if (p.codes.length === 0 || !soundedWhole(m.letters)) return null;
     const same = soundsAlike(p, m.letters);

@@ -67,6 +67,14 @@ export interface MatchRule<R extends { kind: string; detail: string }> {
   detect(p: PreparedWatch, m: MarkAnalysis, disclaimed: readonly string[]): R | null;
   /** The keys that retrieve every record the rule accepts (docs/matching.md, section 4). */
   keys?(p: PreparedWatch, out: KeySink): void;
+  /**
+   * Are the rule's keys (and, for edit_distance, the two-edit band) also searched in a related
+   * class, a class related to a watched one but not watched itself? Only those of the rules whose
+   * findings the decision raises there: the other keys retrieved a quarter of the related-class
+   * candidates and raised none of them (docs/matching.md, "Related classes"). A pair only another
+   * rule finds is not a candidate there.
+   */
+  relatedClassKeys?: boolean;
   severity(r: R, s: SeverityInput): Level;
   evidence(r: R, c: EvidenceContext): EvidencePiece[];
   /**

@@ -58,6 +58,7 @@ export function createRegisterMirror(): SourceAdapter {
         classes: record.classes,
         rawPayload: record.rawPayload,
         publishedAt: record.publishedAt,
+        removedAt: record.removedAt ?? null,
       };
     },
   };

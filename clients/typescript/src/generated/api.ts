@@ -315,6 +315,8 @@ export interface components {
             publishedAt: string | null;
             /** @description The opposition window from publishedAt and the office’s rule; null when the source gives no publication date or the office’s rule is not known to the service. An extension beyond the v1 text. */
             opposition: components["schemas"]["Opposition"] | null;
+            /** @description When the service took the office’s deletion of the record from its register; null while the register holds it. The hit then shows the record as it was last held, the alert is low and its rationale says so, and `alert.updated` is sent. An extension beyond the v1 text. */
+            removedAt: string | null;
         };
         Alert: {
             id: string;
@@ -1859,7 +1861,8 @@ export interface operations {
                      *               }
                      *             },
                      *             "publishedAt": null,
-                     *             "opposition": null
+                     *             "opposition": null,
+                     *             "removedAt": null
                      *           },
                      *           "origin": "existing_mark"
                      *         }
@@ -2101,7 +2104,8 @@ export interface operations {
                      *             }
                      *           },
                      *           "publishedAt": null,
-                     *           "opposition": null
+                     *           "opposition": null,
+                     *           "removedAt": null
                      *         },
                      *         "origin": "existing_mark"
                      *       }
@@ -2349,7 +2353,8 @@ export interface operations {
                      *             }
                      *           },
                      *           "publishedAt": null,
-                     *           "opposition": null
+                     *           "opposition": null,
+                     *           "removedAt": null
                      *         },
                      *         "origin": "existing_mark"
                      *       }
