@@ -260,6 +260,21 @@ async function explain(): Promise<void> {
     console.log(
       `${sample.length} generated watches, p50/p99: candidates ${q((r) => r.rows)}; buffers ${q((r) => r.buffers)}; rows of marks read ${q((r) => r.rowsRead.get('marks') ?? 0)}; rows dropped after reading ${q((r) => r.removed)}; execution ms ${q((r) => r.ms)}; all candidates digest ${all}`,
     );
+    // Sums: a change of a few percent in the index search hides in the rounded quantiles.
+    const sum = (pick: (r: (typeof results)[number]) => number) =>
+      sample.reduce((total, r) => total + pick(r), 0);
+    console.log(
+      `${sample.length} generated watches, sums: buffers ${fmt(
+        sum((r) => r.buffers),
+        0,
+      )}; execution ${fmt(
+        sum((r) => r.ms),
+        1,
+      )} ms; planning ${fmt(
+        sum((r) => r.planMs),
+        1,
+      )} ms`,
+    );
   } finally {
     await db.close();
   }

@@ -370,6 +370,7 @@ describe('migrations: an upgrade re-keys the mirror for match keys version 6', (
       '033_compact_alert_json',
       '034_initial_load_feed',
       '035_mark_keys',
+      '036_hashed_key_index',
       '037_mark_removals',
     ]);
 

@@ -13,6 +13,7 @@ import type { PreparedWatch } from '../../matching/decide.ts';
 import type { RegisterRecord } from '../../register/record.ts';
 import { MIRROR_SOURCE } from '../../register/sources.ts';
 import type { Db, Queryable } from '../db.ts';
+import { hashedKeys } from './mark-keys.ts';
 
 // The register mirror's SQL for scans (table marks, source `global_trademark_database`): the candidate query of the one candidate rule
 // (src/matching/candidates.ts), the keys of a range of changes for the in-memory index of
@@ -208,7 +209,7 @@ export async function queryCandidates(
   // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts;
   // its words and runs, so the one-edit texts find near forms inside it too.
   params.push(split ? relatedClassTokens(watch) : watchTokens(watch));
-  const found = [keyed(`k.tokens && $${params.length}::text[]`)];
+  const found = [keyed(`${hashedKeys('k.tokens')} && ${hashedKeys(`$${params.length}::text[]`)}`)];
   const codes = split ? keys.relatedPhonetic : keys.phonetic;
   for (const [list, column, inOwn] of [
     [ownTokens, 'tokens', true],
@@ -218,7 +219,9 @@ export async function queryCandidates(
     if (list.length === 0) continue;
     params.push(list);
     const at = `$${params.length}`;
-    found.push(keyed(`k.${column} && ${at}::text[]`, inOwn ? own() : '$3'));
+    found.push(
+      keyed(`${hashedKeys(`k.${column}`)} && ${hashedKeys(`${at}::text[]`)}`, inOwn ? own() : '$3'),
+    );
   }
   if (keys.useTrigram) {
     // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
@@ -259,7 +262,7 @@ export async function queryCandidates(
  */
 function anyClassBranch(forms: string, length: string): string {
   return `SELECT k.id FROM mark_keys k JOIN marks a ON a.id = k.id
-    WHERE k.tokens && ${forms}::text[] AND k.coverage_keys && $4::text[]
+    WHERE ${hashedKeys('k.tokens')} && ${hashedKeys(`${forms}::text[]`)} AND k.coverage_keys && $4::text[]
       AND NOT (k.class_keys && $3::int[]) AND a.compact_len = ${length}::int`;
 }
 
