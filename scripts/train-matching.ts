@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pairClasses, readDecidedCases } from '../bench/lib/decided-cases.ts';
 import { readMarkTexts } from '../bench/lib/mark-texts.ts';
-import { ALERTS_PER_WATCH_ALLOWED, relatedClassBudget } from '../bench/lib/matching-targets.ts';
+import { ALERTS_PER_WATCH_BEFORE, ALERTS_PER_WATCH_GROWTH } from '../bench/lib/matching-targets.ts';
 import { mulberry32 } from '../bench/lib/random.ts';
 import {
   isBrandLike,
@@ -142,8 +142,6 @@ const int = (n: number): number => Math.floor(rand() * n);
 const { generators, applies } = variantGenerators({ pick, int }, vocabularyOf(texts));
 const variantTotals = new Map<string, number>();
 let unrelatedPairs = 0;
-/** Texts equal to a brand but for case, spacing and look-alikes: alerts of every watch's class. */
-let identicalTexts = 0;
 const record = (markText: string): RecordInput => ({
   markText,
   classes: CLASSES,
@@ -164,11 +162,8 @@ for (const brand of brands) {
   }
   for (let i = 0; i < texts.length; i++) {
     const text = texts[i] as string;
-    if (text === brand) continue;
-    if ((analyses[i] as { lookalike: string }).lookalike === p.brand.lookalike) {
-      identicalTexts++;
+    if (text === brand || (analyses[i] as { lookalike: string }).lookalike === p.brand.lookalike)
       continue;
-    }
     unrelatedPairs++;
     const ex = exampleOf(p, record(text));
     if (ex !== null) examples.push({ ...ex, y: 0, w: 1, source: 'unrelated', kind: 'unrelated' });
@@ -264,35 +259,17 @@ const scores = examples.map((e) => scoreWith(e.x));
 
 // --- The related-class threshold: weaker text crosses from the score that keeps the noise low ----
 /**
- * The alerts per watch the targets allow (ALERTS_PER_WATCH_ALLOWED: 25% above those before the
- * model, in the watch's class, one related class of its size and the same mark in any class
- * together) are left short by this much, for draws other than these.
- */
-const ALERTS_MARGIN = 0.1;
-/** Alerts per watch in the watch's own class at this alert threshold: the identical texts too. */
-function sameClassPerWatch(alert: number): number {
-  let raised = identicalTexts;
-  examples.forEach((e, i) => {
-    if (e.source === 'unrelated' && (scores[i] as number) >= alert) raised++;
-  });
-  return raised / brands.length;
-}
-/**
  * What one related class of the size of the watch's own may add per watch on the register's
- * unrelated marks: what the targets leave once the watch's own class has its alerts (and the same
- * mark in any class, at most the identical texts again), less the margin. It was half the growth
- * the targets allow (0.2 per watch), which kept the across threshold at 0.71 although the model's
- * own class had fallen below the alerts before it and left the rest of the allowance unused.
+ * unrelated marks: half the growth the targets allow over the alerts per watch before the model
+ * (bench/lib/matching-targets.ts), the other half left to the watch's own class.
  */
-const relatedBudget = (alert: number): number =>
-  relatedClassBudget(sameClassPerWatch(alert), identicalTexts / brands.length, ALERTS_MARGIN);
+const RELATED_BUDGET = (ALERTS_PER_WATCH_BEFORE.distinctive * ALERTS_PER_WATCH_GROWTH) / 2;
 const relatedScores = examples.map((e) => (e.related === undefined ? 0 : scoreWith(e.related.x)));
 const acrossCache = new Map<number, number>();
-/** The lowest score (from `alert`) at which a related class adds at most relatedBudget per watch. */
+/** The lowest score (from `alert`) at which a related class adds at most RELATED_BUDGET per watch. */
 function acrossFor(alert: number): number {
   const cached = acrossCache.get(alert);
   if (cached !== undefined) return cached;
-  const budget = relatedBudget(alert);
   let across = 1;
   for (let t = Math.round(alert * 100); t <= 100; t++) {
     let added = 0;
@@ -301,7 +278,7 @@ function acrossFor(alert: number): number {
       if (e.source !== 'unrelated' || e.related === undefined || s < alert) return;
       if (e.related.gate === 'none' || s >= t / 100) added++;
     });
-    if (added / brands.length <= budget) {
+    if (added / brands.length <= RELATED_BUDGET) {
       across = t / 100;
       break;
     }
@@ -402,7 +379,7 @@ const count = (source: Example['source']) => examples.filter((e) => e.source ===
 const summary = [
   `${count('decided')} decided pairs of the development part the rules find (of ${decidedTotals.conflict} conflicts and ${decidedTotals.no_conflict} not)`,
   `${count('variant')} planted variants and ${count('unrelated')} unrelated marks the rules find, for ${brands.length} brands (seed ${TRAIN_SEED}) the evaluation does not watch`,
-  `weaker text in a related class raised from ${acrossFor(best.alert)} (a related class of equal size may add at most ${relatedBudget(best.alert).toFixed(2)} alerts per watch on the unrelated marks: ${ALERTS_PER_WATCH_ALLOWED} allowed, less ${sameClassPerWatch(best.alert).toFixed(2)} in the watch's class, the identical texts and a margin of ${ALERTS_MARGIN})`,
+  `weaker text in a related class raised from ${acrossFor(best.alert)} (a related class of equal size may add at most ${RELATED_BUDGET} alerts per watch on the unrelated marks)`,
   `development figures: conflicts raised ${(100 * dev.raised).toFixed(1)}%, raised rated medium/high ${(100 * dev.mediumHigh).toFixed(1)}%, not confusing rated high ${(100 * dev.noConflictHigh).toFixed(1)}%, unrelated alerts high ${(100 * dev.unrelatedHigh).toFixed(1)}%, false alerts ${dev.falsePer10k.toFixed(2)} per 10,000 per watch, worst planted kind ${(100 * dev.worstKind).toFixed(1)}%`,
 ];
 

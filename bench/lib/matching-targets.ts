@@ -68,21 +68,3 @@ export function checkTargets(f: MatchingFigures): TargetRow[] {
     most('accepted pairs the SQL keys miss', f.retrievalMisses, 0, (x) => String(x)),
   ];
 }
-
-/** The alerts per watch of a distinctive brand the targets allow, every class together. */
-export const ALERTS_PER_WATCH_ALLOWED =
-  ALERTS_PER_WATCH_BEFORE.distinctive * (1 + ALERTS_PER_WATCH_GROWTH);
-
-/**
- * What one related class the size of the watch's own may add per watch (scripts/train-matching.ts
- * sets the across threshold from it): what the targets allow once the watch's own class has its
- * alerts and the same mark in any class its identical texts, less a margin for other draws than
- * the training's. Never below 0.
- */
-export function relatedClassBudget(
-  sameClassPerWatch: number,
-  anyClassPerWatch: number,
-  margin: number,
-): number {
-  return Math.max(0, ALERTS_PER_WATCH_ALLOWED - sameClassPerWatch - anyClassPerWatch - margin);
-}

@@ -3,11 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  ALERTS_PER_WATCH_ALLOWED,
   ALERTS_PER_WATCH_BEFORE,
   checkTargets,
   type MatchingFigures,
-  relatedClassBudget,
 } from '../../bench/lib/matching-targets.ts';
 
 const atGoal: MatchingFigures = {
@@ -48,14 +46,5 @@ describe('matching targets', () => {
         JSON.stringify(over),
       );
     });
-  });
-  it('leave a related class what the own class and the same mark elsewhere do not use', () => {
-    assert.equal(ALERTS_PER_WATCH_ALLOWED, ALERTS_PER_WATCH_BEFORE.distinctive * 1.25);
-    // 2.00 allowed: 1.50 in the watch's class, 0.05 identical texts elsewhere, 0.15 kept back.
-    assert.ok(Math.abs(relatedClassBudget(1.5, 0.05, 0.15) - 0.3) < 1e-9);
-    // The more the watch's own class raises, the less a related class may add.
-    assert.ok(relatedClassBudget(1.7, 0.05, 0.15) < relatedClassBudget(1.5, 0.05, 0.15));
-    // A watch's class already past the allowance leaves nothing, not a negative budget.
-    assert.equal(relatedClassBudget(2.5, 0, 0.15), 0);
   });
 });
