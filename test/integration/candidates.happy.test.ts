@@ -13,7 +13,12 @@ import {
   retrieves,
   watchTokens,
 } from '../../src/matching/candidates.ts';
-import { decideConflictPrepared, mayConflict, prepareWatch } from '../../src/matching/decide.ts';
+import {
+  decideConflictPrepared,
+  mayConflict,
+  type PreparedWatch,
+  prepareWatch,
+} from '../../src/matching/decide.ts';
 import { matchKeys } from '../../src/matching/normalize.ts';
 import { createRegisterMirror } from '../../src/scan/sources/register-mirror.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -190,7 +195,10 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
     }
   });
 
-  it('a brand taken whole into a longer mark in a related class is a candidate by both paths and raised', async () => {
+  /** The external ids of `watch`'s candidates in the whole mirror, by SQL and from memory. */
+  async function candidatesByBothPaths(
+    watch: PreparedWatch,
+  ): Promise<{ sql: string[]; memory: (string | undefined)[] }> {
     const mirror = createRegisterMirror();
     const toSeq = await highestChangeSeq(db);
     const index = buildCandidateIndex(await readChangedKeys(db, { fromSeq: 0, toSeq }));
@@ -199,10 +207,14 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
         await db.query<{ id: number; external_id: string }>('SELECT id, external_id FROM marks')
       ).map((r) => [Number(r.id), r.external_id]),
     );
-    const paths = {
-      sql: (await mirror.findCandidates(db, beer, { fromSeq: 0, toSeq })).map((r) => r.externalId),
-      memory: matchCandidateIndex(index, beer).map((id) => externalIdOf.get(Number(id))),
+    return {
+      sql: (await mirror.findCandidates(db, watch, { fromSeq: 0, toSeq })).map((r) => r.externalId),
+      memory: matchCandidateIndex(index, watch).map((id) => externalIdOf.get(Number(id))),
     };
+  }
+
+  it('a brand taken whole into a longer mark in a related class is a candidate by both paths and raised', async () => {
+    const paths = await candidatesByBothPaths(beer);
     for (const [path, ids] of Object.entries(paths)) {
       for (const r of tobacco) assert.ok(ids.includes(r.externalId), `${path}: ${r.markText}`);
       assert.ok(!ids.includes(firearms.externalId), `${path} keeps the class 13 record`);
@@ -212,20 +224,7 @@ describe('the candidate rule: the SQL query and the in-memory index agree', () =
   });
 
   it('a related class is searched by the keys of the rules raised there only, by both paths', async () => {
-    const mirror = createRegisterMirror();
-    const toSeq = await highestChangeSeq(db);
-    const index = buildCandidateIndex(await readChangedKeys(db, { fromSeq: 0, toSeq }));
-    const externalIdOf = new Map(
-      (
-        await db.query<{ id: number; external_id: string }>('SELECT id, external_id FROM marks')
-      ).map((r) => [Number(r.id), r.external_id]),
-    );
-    const paths = {
-      sql: (await mirror.findCandidates(db, pelikan, { fromSeq: 0, toSeq })).map(
-        (r) => r.externalId,
-      ),
-      memory: matchCandidateIndex(index, pelikan).map((id) => externalIdOf.get(Number(id))),
-    };
+    const paths = await candidatesByBothPaths(pelikan);
     for (const [path, ids] of Object.entries(paths)) {
       assert.ok(ids.includes(swappedInBeer.externalId), `${path}: KANPELI in class 32`);
       assert.ok(!ids.includes(swappedInWine.externalId), `${path}: KANPELI in class 33`);
