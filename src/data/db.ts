@@ -235,6 +235,22 @@ function bounded<T>(ms: number | undefined, work: (guard: Guard) => Promise<T>):
   });
 }
 
+/**
+ * A result's rows as a plain array (postgres.js returns an Array subclass with extra fields), its
+ * holes left out. postgres.js 3.4 counts a connection's rows across statements and resets the count
+ * only when a statement completes: after a statement that failed while its rows streamed (a
+ * cancelled statement, a terminated backend, an error in a later row), the connection's next
+ * statement gets its rows after as many empty slots (porsager/postgres#1119, #1181). forEach skips
+ * the slots; the rows after them are the statement's own, all of them.
+ */
+function rowsOf<R>(result: readonly R[]): R[] {
+  const rows: R[] = [];
+  result.forEach((row) => {
+    rows.push(row);
+  });
+  return rows;
+}
+
 /** The statements of one runner (the pool or a transaction), each watched by `guard`. */
 function statementsOf(runner: postgres.Sql | postgres.TransactionSql, guard: Guard): Queryable {
   const unsafe = (text: string, params: readonly unknown[], prepare: boolean) => {
@@ -249,13 +265,10 @@ function statementsOf(runner: postgres.Sql | postgres.TransactionSql, guard: Gua
   };
   return {
     async query<T>(text: string, params: readonly unknown[] = []) {
-      // postgres.js returns an Array subclass with extra fields; callers get a plain array, as
-      // from PGlite.
-      return Array.from(await unsafe(text, params, true)) as T[];
+      return rowsOf(await unsafe(text, params, true)) as T[];
     },
     async queryBytes(text: string, params: readonly unknown[] = []) {
-      const rows = await unsafe(text, params, true).raw();
-      return rows.map((row) => bytesOf(row[0]));
+      return rowsOf(await unsafe(text, params, true).raw()).map((row) => bytesOf(row[0]));
     },
     async exec(script: string) {
       await unsafe(script, [], false).simple();

@@ -34,3 +34,38 @@ describe('PostgreSQL pool: statements beyond the pool size', {
     );
   });
 });
+
+// postgres.js 3.4 leaves its row count standing when a statement fails while its rows stream
+// (porsager/postgres#1119): the connection's next statement came back with empty slots before its
+// rows, which reached callers as `undefined` rows (an API key lookup threw on one, a 500).
+describe('PostgreSQL pool: a statement after one that failed mid-stream', {
+  skip: postgresOnly('PGlite has no postgres.js connection'),
+}, () => {
+  let database: TestDatabase;
+  let db: Db;
+  before(async () => {
+    database = await createTestDatabase({ migrated: false });
+    db = await openDb({ databaseUrl: database.url, dataDir: '', maxConnections: 1 });
+  });
+  after(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  it('gets its own rows, no empty slots before them, as rows and as bytes', async () => {
+    // Three rows are sent before the fourth divides by zero.
+    const failing = 'SELECT i, 1 / (4 - i) AS boom FROM generate_series(1, 10) i';
+    await assert.rejects(db.query(failing), /division by zero/);
+    const rows = await db.query<{ x: number }>('SELECT x FROM generate_series(1, 5) x');
+    assert.deepEqual(
+      rows.map((row) => row.x),
+      [1, 2, 3, 4, 5],
+    );
+    await assert.rejects(db.query(failing), /division by zero/);
+    const bytes = await db.queryBytes("SELECT 'row ' || x FROM generate_series(1, 2) x");
+    assert.deepEqual(
+      bytes.map((b) => Buffer.from(b).toString()),
+      ['row 1', 'row 2'],
+    );
+  });
+});
