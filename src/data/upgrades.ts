@@ -25,7 +25,9 @@ const BATCH = 2_000;
  * but `digits_as_words` and `compound`. Version 7 only added keys (contraction and anagram keys of
  * one-word marks, shape keys of 11-letter ones, sound codes of NIX): a mark of version 6 is found by
  * every rule but `contraction` and `rearranged` (and `same_shape` or `phonetic`, for an 11-letter
- * mark or a 3-letter one with an X).
+ * mark or a 3-letter one with an X). Version 8 only added keys (the whole mark's skeleton keys), and
+ * its code runs no scan before the re-key is done (migrate.ts awaits it at start): a process of
+ * version 7 still running finds every mark by the sound codes it sends, which are unchanged.
  */
 export async function rekeyStoredMarks(
   db: Db,

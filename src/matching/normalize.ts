@@ -618,10 +618,11 @@ export function markRuns(a: MarkAnalysis): string[] {
  * `compound` rules read. Version 7 added, for a one-word mark, its contraction key (7-20 letters)
  * and its anagram key (5-12 letters), the shape keys of an 11-letter one and the sound codes of a
  * 3-letter mark with an X said as two sounds (NIX), which only the `contraction`, `rearranged`,
- * `same_shape` and `phonetic` rules read. The stored marks are re-keyed after the
- * migrations (rekeyStoredMarks in src/data/upgrades.ts).
+ * `same_shape` and `phonetic` rules read. Version 8 added the skeleton keys of the whole mark
+ * (wholeSkeletonKeys), which only the `phonetic` rule reads. The stored marks are re-keyed after
+ * the migrations (rekeyStoredMarks in src/data/upgrades.ts).
  */
-export const MATCH_KEYS_VERSION = 7;
+export const MATCH_KEYS_VERSION = 8;
 
 /** Keys stored per register record (columns norm_text, compact_text, tokens, sound_codes). */
 export interface MatchKeys {
@@ -743,7 +744,13 @@ export function matchKeysOf(a: MarkAnalysis): MatchKeys {
       }
     }
   }
-  const codes = soundedWhole(a.letters) ? wholeMarkPhoneticCodes(a.letters) : [];
+  const sounded = soundedWhole(a.letters);
+  const codes = sounded ? wholeMarkPhoneticCodes(a.letters) : [];
+  // The whole mark's spelling skeleton, and that of the mark without a final S (a plural): the
+  // `phonetic` rule needs an equal skeleton for a brand whose skeleton is shorter than 8, so such a
+  // watch sends its skeleton instead of its Double Metaphone codes, which hundreds of unrelated
+  // marks share (wholeSkeletonKeys).
+  if (sounded) for (const k of wholeSkeletonKeys(a.letters)) t.add(k);
   for (let i = 0; i < n; i++) {
     const word = folded[i] as string;
     const splits = findCompoundSplits(word);
@@ -833,8 +840,27 @@ function findCompoundSplits(compound: string): number {
 
 /** Marks with more words than this store no skeleton keys of their words. */
 export const MAX_SOUNDED_WORDS = 8;
-/** Prefix of the skeleton keys: `%` + the spelling skeleton of a word or two adjacent words. */
+/**
+ * Prefix of the skeleton keys: `%` + the spelling skeleton of a word or two adjacent words, or of
+ * the whole mark (wholeSkeletonKeys). One prefix for both: a record a watch's `%` key finds by
+ * either is a candidate of the rules that send it (`near_inside` reads words, `phonetic` the whole
+ * mark), and a two-word mark's pair is its whole mark, stored once.
+ */
 export const SKELETON_KEY = '%';
+
+/**
+ * The skeleton keys of a whole mark's letters: its skeleton and, when it ends with an S and is
+ * PHONETIC_MIN_LENGTH + 1 letters or more, the skeleton without that S (the `phonetic` rule's
+ * plural, SEYCOS for SEIKO).
+ */
+export function wholeSkeletonKeys(letters: string): string[] {
+  const keys = [SKELETON_KEY + phoneticSkeleton(letters)];
+  if (letters.endsWith('S') && letters.length > PHONETIC_MIN_LENGTH) {
+    const singular = SKELETON_KEY + phoneticSkeleton(letters.slice(0, -1));
+    if (singular !== keys[0]) keys.push(singular);
+  }
+  return keys;
+}
 
 /**
  * The letters of every word and of every two adjacent words of a mark (near-form phonetics), less

@@ -174,6 +174,38 @@ describe('matchKeys', () => {
     assert.ok(k.tokens.includes(`%${phoneticSkeleton('KESTRELSHOP')}`), 'the two words together');
     assert.ok(!k.tokens.includes(`%${phoneticSkeleton('SHOP')}`));
   });
+  it('stores the whole mark’s spelling skeleton, and a plural’s without its S', () => {
+    assert.ok(matchKeys('NYKE').tokens.includes('%NIKE'));
+    const plural = matchKeys('NYKES').tokens;
+    assert.ok(plural.includes('%NIKES') && plural.includes('%NIKE'));
+    assert.ok(
+      matchKeys('PHILIPS LIGHTING').tokens.includes(`%${phoneticSkeleton('PHILIPSLIGHTING')}`),
+    );
+    assert.ok(
+      !matchKeys('ACE').tokens.some((t) => t.startsWith('%')),
+      'below the rule’s 4 letters',
+    );
+  });
+  it('a brand of a short skeleton sends its skeleton instead of its sound codes; a long one its codes', () => {
+    const nike = prepareWatch({ name: 'Nike', niceClasses: [25], designations: ['US'] });
+    assert.ok(nike.search.tokens.includes('%NIKE'));
+    assert.ok(!nike.search.phonetic.some((c) => nike.codes.includes(c)), 'no code of NIKE sent');
+    const tokens = new Set(watchTokens(nike));
+    assert.ok(retrieves(nike, tokens, matchKeys('NYKE')), 'NYKE: the skeleton of NIKE');
+    assert.ok(retrieves(nike, tokens, matchKeys('NYKES')), 'NYKES: its plural');
+    assert.ok(!retrieves(nike, tokens, matchKeys('NECK')), 'NECK: the code NK, another skeleton');
+    const plural = decideConflict(
+      { name: 'Nike', niceClasses: [25], designations: ['US'] },
+      { markText: 'NYKES', classes: [25], jurisdiction: 'US' },
+    );
+    assert.ok(plural.conflict, 'the decision takes NYKES for NIKE');
+    const long = prepareWatch({ name: 'Quillstones', niceClasses: [25], designations: ['US'] });
+    assert.ok(long.skeleton.length >= 8);
+    assert.ok(
+      long.codes.every((c) => long.search.phonetic.includes(c)),
+      'a long brand: its codes',
+    );
+  });
   it('stores sound codes only from the phonetic rule’s 4 letters, or 3 with an X said as two', () => {
     assert.deepEqual(matchKeys('ACE').soundCodes, []);
     assert.deepEqual(matchKeys('XAN').soundCodes, []); // an X that begins a word is one sound, S

@@ -1,9 +1,15 @@
 // `phonetic`: the mark sounds like the brand: one Double Metaphone code and the same spelling
 // skeleton (a vowel shift tolerated in long marks), or so in the plural (SEYCOS for SEIKO). From 4
 // letters, or 3 whose X is said as two sounds (NIX / NICKS).
-// Retrieved by the sound codes.
+// Retrieved by the skeleton key of the whole mark where the skeletons must be equal (below 8
+// letters, or a short distinctive part), by the sound codes otherwise.
 import { respellingsBetween } from '../explain.ts';
-import { PHONETIC_MIN_LENGTH, soundedWhole, wholeMarkPhoneticCodes } from '../normalize.ts';
+import {
+  PHONETIC_MIN_LENGTH,
+  SKELETON_KEY,
+  soundedWhole,
+  wholeMarkPhoneticCodes,
+} from '../normalize.ts';
 import { type PreparedWatch, skeletonEditsAllowed } from '../prepare.ts';
 import { damerauLevenshtein, phoneticSkeleton } from '../similarity.ts';
 import { type EvidencePiece, lit, type MatchRule } from './rule.ts';
@@ -18,13 +24,19 @@ export type PhoneticReason = {
   plural: boolean;
 };
 
+/**
+ * Whether the brand only matches a mark of its own spelling skeleton: its distinctive part is short
+ * (see edit_distance), or its skeleton is too short for any edit (skeletonEditsAllowed).
+ */
+function exactSkeleton(p: PreparedWatch): boolean {
+  return p.shortDistinctive.length > 0 || skeletonEditsAllowed(p.skeleton.length) === 0;
+}
+
 function soundsAlike(p: PreparedWatch, letters: string): PhoneticReason | null {
   const sk = phoneticSkeleton(letters);
-  // A brand whose distinctive part is short (see edit_distance) only matches an equal skeleton.
-  const allowed =
-    p.shortDistinctive.length > 0
-      ? 0
-      : skeletonEditsAllowed(Math.min(sk.length, p.skeleton.length));
+  const allowed = exactSkeleton(p)
+    ? 0
+    : skeletonEditsAllowed(Math.min(sk.length, p.skeleton.length));
   if (Math.abs(sk.length - p.skeleton.length) > allowed) return null;
   if (damerauLevenshtein(p.skeleton, sk, allowed) > allowed) return null;
   const code = wholeMarkPhoneticCodes(letters).find((c) => p.codes.includes(c));
@@ -56,6 +68,14 @@ export const phonetic: MatchRule<PhoneticReason> = {
     return { ...plural, detail: `Sounds the same in the plural: ${plural.detail}`, plural: true };
   },
   keys(p, out) {
+    if (p.codes.length === 0) return;
+    // A brand that only matches an equal skeleton sends that skeleton, which the record stores for
+    // itself and for itself without a final S (wholeSkeletonKeys): a few records share it, where a
+    // code such as NK for NIKE retrieved hundreds to keep none but NIKE's own skeleton.
+    if (exactSkeleton(p)) {
+      out.tokens.add(SKELETON_KEY + p.skeleton);
+      return;
+    }
     // The plural of a sound-alike ends its code with S (SK / SKS): sent too.
     out.phonetic.push(...p.codes);
     if (!p.brand.letters.endsWith('S')) out.phonetic.push(...p.codes.map((c) => `${c}S`));
