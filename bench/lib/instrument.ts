@@ -26,7 +26,7 @@ export type WatchTiming = {
 const CANDIDATE_QUERY = /FROM marks m\s+WHERE[\s\S]*class_keys &&/;
 const LEASE_CHECK = /SELECT lease_owner\b[^;]*FROM watches WHERE id = \$1 FOR UPDATE/;
 /** A scan that found nothing records its run and bookkeeping in one statement (watch id: $2). */
-const EMPTY_SCAN = /^WITH done AS \(\s*UPDATE watches SET/;
+const EMPTY_SCAN = /^WITH\b[\s\S]*?\bdone AS \(\s*UPDATE watches SET/;
 
 export type InstrumentedDb = { db: Db; timings: WatchTiming[]; reset: () => void };
 

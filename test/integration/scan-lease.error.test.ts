@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { systemClock } from '../../src/clock.ts';
-import type { Db } from '../../src/data/db.ts';
+import type { Db, Queryable } from '../../src/data/db.ts';
 import { claimWatches } from '../../src/data/repositories/scans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -102,5 +102,48 @@ describe('a scan whose lease was taken over', () => {
     assert.equal(after.watch?.owner, null, 'the lease is released');
     assert.equal(after.watch?.full, false, 'the next scan is incremental');
     assert.ok((after.watch?.seq ?? 0) > 0, 'the watch is scanned up to the mirror');
+  });
+
+  // A crash can only lose the bookkeeping of a scan that found nothing, which the next scan redoes;
+  // the alerts of a scan with hits may be sent as soon as they are committed, so that commit waits.
+  it('a scan without hits commits without waiting for the WAL flush; one with hits waits for it', async () => {
+    const seen: string[] = [];
+    const setting = async (tx: Queryable) =>
+      (await tx.query<{ s: string }>("SELECT current_setting('synchronous_commit') AS s"))[0]?.s;
+    // The real database; each statement and transaction of the scan is followed, inside its own
+    // transaction, by a read of the setting its commit will use.
+    const observed: Db = {
+      ...db,
+      query: (text, params) =>
+        /^WITH\b[\s\S]*UPDATE watches SET/.test(text)
+          ? db.transaction(async (tx) => {
+              const rows = await tx.query(text, params);
+              seen.push(`empty scan: ${await setting(tx)}`);
+              return rows;
+            })
+          : db.query(text, params),
+      transaction: (fn) =>
+        db.transaction(async (tx) => {
+          const result = await fn(tx);
+          if ((await tx.query('SELECT 1 FROM hits LIMIT 1')).length > 0) {
+            seen.push(`with hits: ${await setting(tx)}`);
+          }
+          return result;
+        }),
+    };
+    await importRecords(db, [makeRecord({ markText: 'ZORBAQUINT' })]);
+    const quiet = await factories(db).makeWatch(principal, { name: 'Veltrano' });
+    const [first] = await claimWatches(db, 'worker-a', 60, { kind: 'ids', ids: [quiet.id] }, 1);
+    assert.ok(first);
+    assert.equal((await scanClaimedWatch({ ...deps, db: observed }, first)).error, null);
+    assert.deepEqual(seen, ['empty scan: off']);
+    seen.length = 0;
+    await importRecords(db, [makeRecord({ markText: 'VELTRANO' })]);
+    const found = await factories(db).makeWatch(principal, { name: 'Veltrano' });
+    const [second] = await claimWatches(db, 'worker-a', 60, { kind: 'ids', ids: [found.id] }, 1);
+    assert.ok(second);
+    const outcome = await scanClaimedWatch({ ...deps, db: observed }, second);
+    assert.equal(outcome.hitsCreated, 1);
+    assert.deepEqual(seen, ['with hits: on']);
   });
 });

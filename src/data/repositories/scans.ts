@@ -142,6 +142,12 @@ const completionValues = (c: Completion) => [
  * so one transaction), done only while `worker` still holds the lease, which the UPDATE checks and
  * locks. Most scans of an incremental run find nothing; this spares them a transaction's four
  * round trips. False when the lease was lost: then nothing is written.
+ *
+ * Its commit does not wait for the WAL to reach the disk (synchronous_commit off, for this
+ * transaction only): a crash can lose no more than this bookkeeping, and the watch's next scan then
+ * covers the same range again and finds the same nothing. Waiting for the flush cost more than the
+ * rest of such a scan (docs/benchmarks.md). A scan that raises alerts commits synchronously: its
+ * alerts may be sent out as soon as they are committed.
  */
 export async function completeEmptyScan(
   db: Queryable,
@@ -149,9 +155,10 @@ export async function completeEmptyScan(
   completion: Completion,
 ): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
-    `WITH done AS (
+    `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true)),
+     done AS (
        ${completeScanSql(12)}
-        WHERE id = $2 AND lease_owner = $4
+        WHERE id = $2 AND lease_owner = $4 AND EXISTS (SELECT FROM unflushed)
         RETURNING id)
      INSERT INTO scan_runs (${RUN_COLUMNS})
      SELECT $1, done.id, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM done
