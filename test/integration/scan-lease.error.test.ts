@@ -114,14 +114,14 @@ describe('a scan whose lease was taken over', () => {
     // transaction, by a read of the setting its commit will use.
     const observed: Db = {
       ...db,
-      query: (text, params) =>
+      query: <T>(text: string, params?: readonly unknown[]) =>
         /^WITH\b[\s\S]*UPDATE watches SET/.test(text)
           ? db.transaction(async (tx) => {
-              const rows = await tx.query(text, params);
+              const rows = await tx.query<T>(text, params);
               seen.push(`empty scan: ${await setting(tx)}`);
               return rows;
             })
-          : db.query(text, params),
+          : db.query<T>(text, params),
       transaction: (fn) =>
         db.transaction(async (tx) => {
           const result = await fn(tx);
