@@ -443,16 +443,22 @@ export async function pruneMarkRemovals(db: Db): Promise<number> {
                 (SELECT min(CASE WHEN w.needs_full_scan THEN 0 ELSE w.scanned_seq END)
                    FROM watches w
                   WHERE w.active OR w.lease_owner IS NOT NULL) AS scanned),
+       -- The removals a hit does not show yet. Hits have no index by record alone: one pass over
+       -- them, joined by hash, done once (MATERIALIZED), not once per removal.
+       shown_to_none AS MATERIALIZED (
+         SELECT DISTINCT r.source_code, r.external_id
+           FROM mark_removals r
+           JOIN hits h ON h.source_code = r.source_code AND h.external_id = r.external_id
+          WHERE h.removed_at IS DISTINCT FROM r.removed_at),
        pruned AS (
          DELETE FROM mark_removals r USING bound b
           WHERE r.change_seq < b.highest
             AND (EXISTS (SELECT 1 FROM marks m
                           WHERE m.source_code = r.source_code AND m.external_id = r.external_id)
               OR ((b.scanned IS NULL OR r.change_seq <= b.scanned)
-                  AND NOT EXISTS (SELECT 1 FROM hits h
-                                   WHERE h.source_code = r.source_code
-                                     AND h.external_id = r.external_id
-                                     AND h.removed_at IS DISTINCT FROM r.removed_at)))
+                  AND NOT EXISTS (SELECT 1 FROM shown_to_none n
+                                   WHERE n.source_code = r.source_code
+                                     AND n.external_id = r.external_id)))
          RETURNING 1)
        SELECT count(*)::int AS n FROM pruned`,
     );
