@@ -31,6 +31,9 @@ export const CSV_COLUMNS = [
   'live',
   // new_filing or existing_mark (Alert.origin).
   'origin',
+  // The day the mirror took the office's deletion of the record (hit.removedAt); empty while the
+  // register holds it.
+  'removed',
 ] as const;
 
 const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -61,6 +64,7 @@ export function csvRecord(alert: AlertView, note: string | null, watchName: stri
     ref?.number ?? '',
     hit.live === null ? '' : String(hit.live),
     alert.origin,
+    day(hit.removedAt),
   ];
 }
 

@@ -10,6 +10,7 @@ import {
   MarkBatch,
   type MarkUpsert,
   mergeStagedMarks,
+  pruneMarkRemovals,
   settleMarkIndexes,
   stageMarks,
 } from '../data/repositories/marks.ts';
@@ -347,5 +348,8 @@ export async function importRecordFiles(
   if (options.initial) await finishInitialLoad(db);
   else if (writer.batches % FOLD_EVERY !== 0) await foldPendingWordCounts(db);
   if (writer.written > 0) await settleMarkIndexes(db, writer.written);
+  // The removals the watches' scans have all passed since the last import are of no more use
+  // (pruneMarkRemovals); without this mark_removals would grow with every deletion ever taken.
+  await pruneMarkRemovals(db);
   return writer.result();
 }

@@ -420,6 +420,8 @@ describe('the review desk in a browser', { skip }, () => {
       'note',
       'link',
     ]);
+    assert.deepEqual(CSV_COLUMNS.slice(18), ['office_number', 'live', 'origin', 'removed']);
+    assert.equal(hyperlink.removed, '', 'the register holds the record');
   });
 
   it('streams a 10,000-alert export in pages, never the whole list at once', async () => {

@@ -113,8 +113,8 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
     assert.match(mail?.text ?? '', /Status: pending\n {2}Live or dead: live\n/);
     const csv = await dashboard.get(`/alerts.csv?watch=${watch.id}`);
     const [header, row] = csv.text.replace(/^\uFEFF/, '').split('\r\n');
-    assert.match(header ?? '', /,office_number,live,origin$/);
-    assert.match(row ?? '', /,98186103,true,new_filing$/);
+    assert.match(header ?? '', /,office_number,live,origin,removed$/);
+    assert.match(row ?? '', /,98186103,true,new_filing,$/, 'not removed: the last cell is empty');
   });
 
   it('a record that dies behind an alert turns it low and dead, and reviving makes it high again; each change is alert.updated', async () => {
@@ -222,6 +222,11 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
       assert.equal(gone.data.hit.removedAt, removed?.hit.removedAt);
       const page = await dashboard.get(`/alerts/${raised?.id}`);
       assert.match(textOf(page.text), /Deleted from the register by the office/);
+      // The CSV export's last column is the day of the deletion (hit.removedAt).
+      const csv = await dashboard.get(`/alerts.csv?watch=${watch.id}`);
+      const [header, row] = csv.text.replace(/^\uFEFF/, '').split('\r\n');
+      assert.match(header ?? '', /,origin,removed$/);
+      assert.ok(row?.endsWith(`,${removed?.hit.removedAt?.slice(0, 10)}`), row);
 
       // A scan that meets nothing new changes nothing and sends nothing.
       await scan(watch.id);
@@ -236,6 +241,8 @@ describe('live or dead: a dead record raises nothing, and an alert follows its r
       assert.equal(back?.hit.removedAt, null);
       assert.equal(back?.severity, raised?.severity);
       assert.equal((await eventAt(1)).data.hit.removedAt, null);
+      const [, again] = (await dashboard.get(`/alerts.csv?watch=${watch.id}`)).text.split('\r\n');
+      assert.ok(again?.endsWith(','), `published again: no removal day (${again})`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -412,6 +412,60 @@ export async function highestChangeSeq(db: Queryable): Promise<number> {
   return rows[0]?.seq ?? 0;
 }
 
+/**
+ * Deletes the removals (mark_removals, migration 037) that no scan can use any more, under the
+ * import lock (so that no deletion or republication of a record commits while it decides);
+ * returns how many went. A removal is read by the scans of a watch whose range holds its
+ * change_seq, for the hits of that watch that do not show it yet (changedRecordsBehindAlerts).
+ * It is kept while any of these holds:
+ * - it holds the highest change_seq committed: highestChangeSeq reads it, and without it the
+ *   bound of the next scan would go back below the watches' scanned_seq;
+ * - a hit on its record does not show it (removed_at distinct from the removal's), whatever the
+ *   watch's state: the next scan of that watch (or its first after reactivation) needs it;
+ * - a watch may still scan a range that ends before it: an active watch that has not scanned
+ *   past it (scanned_seq below its change_seq) or awaits a full scan (which reads from 0), or a
+ *   scan in hand (a lease is held; a paused watch's scan claimed before the pause still commits).
+ *   Such a scan may have read the record before its deletion and commit a hit on it that shows it
+ *   as live: its watch's next scan marks that hit removed from this row.
+ * A paused or deleted watch (active false) with no scan in hand does not hold removals back: its
+ * hits do (above), and once active again its scans read the mirror as it is then, where the
+ * record is gone; its candidates come from marks only.
+ * A removal whose record the office published again (marks holds it) goes in any case: the
+ * scans read the record's new row, and a hit marked removed is written as the record is then.
+ */
+export async function pruneMarkRemovals(db: Db): Promise<number> {
+  return db.transaction(async (tx) => {
+    await takeImportLock(tx);
+    const rows = await tx.query<{ n: number }>(
+      `WITH bound AS (
+         SELECT greatest((SELECT max(change_seq) FROM marks),
+                         (SELECT max(change_seq) FROM mark_removals)) AS highest,
+                (SELECT min(CASE WHEN w.needs_full_scan THEN 0 ELSE w.scanned_seq END)
+                   FROM watches w
+                  WHERE w.active OR w.lease_owner IS NOT NULL) AS scanned),
+       -- The removals a hit does not show yet. Hits have no index by record alone: one pass over
+       -- them, joined by hash, done once (MATERIALIZED), not once per removal.
+       shown_to_none AS MATERIALIZED (
+         SELECT DISTINCT r.source_code, r.external_id
+           FROM mark_removals r
+           JOIN hits h ON h.source_code = r.source_code AND h.external_id = r.external_id
+          WHERE h.removed_at IS DISTINCT FROM r.removed_at),
+       pruned AS (
+         DELETE FROM mark_removals r USING bound b
+          WHERE r.change_seq < b.highest
+            AND (EXISTS (SELECT 1 FROM marks m
+                          WHERE m.source_code = r.source_code AND m.external_id = r.external_id)
+              OR ((b.scanned IS NULL OR r.change_seq <= b.scanned)
+                  AND NOT EXISTS (SELECT 1 FROM shown_to_none n
+                                   WHERE n.source_code = r.source_code
+                                     AND n.external_id = r.external_id)))
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM pruned`,
+    );
+    return rows[0]?.n ?? 0;
+  });
+}
+
 /** Imports smaller than this leave the planner statistics to autovacuum. */
 const ANALYZE_MIN_ROWS = 10_000;
 
