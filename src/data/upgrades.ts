@@ -54,7 +54,11 @@ export async function rekeyStoredMarks(
   }
 }
 
-/** Re-keys the next marks after id `after`; returns the last id done, or null when none was left. */
+/**
+ * Re-keys the next marks after id `after`; returns the last id done, or null when none was left.
+ * A mark whose keys the new version leaves as they were is not written: every row written is a
+ * dead row and a new index entry until VACUUM, across a mirror of millions.
+ */
 async function rekeyBatch(tx: Queryable, after: number, size: number): Promise<number | null> {
   const rows = await tx.query<{ id: number; markText: string }>(
     'SELECT id, mark_text AS "markText" FROM marks WHERE id > $1 ORDER BY id LIMIT $2',
@@ -69,7 +73,8 @@ async function rekeyBatch(tx: Queryable, after: number, size: number): Promise<n
     `UPDATE mark_keys mk SET tokens = k.tokens, sound_codes = k."soundCodes"
        FROM jsonb_to_recordset($1::text::jsonb)
             AS k(id bigint, "markText" text, tokens text[], "soundCodes" text[]), marks m
-      WHERE mk.id = k.id AND m.id = k.id AND m.mark_text = k."markText"`,
+      WHERE mk.id = k.id AND m.id = k.id AND m.mark_text = k."markText"
+        AND (mk.tokens, mk.sound_codes) IS DISTINCT FROM (k.tokens, k."soundCodes")`,
     [JSON.stringify(keys)],
   );
   return Number((rows.at(-1) as { id: number }).id);

@@ -507,6 +507,52 @@ describe('match keys version 7: a mirror keyed by version 6 gets the new shape k
   });
 });
 
+describe('match keys version 8: a mirror keyed by version 7 gets the whole-mark skeleton keys', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+  });
+  after(() => database.drop());
+
+  it('gives a one-word mark its skeleton keys and leaves a row whose keys stay the same unwritten', async () => {
+    const { db } = database;
+    await importRecords(db, [
+      makeRecord({ markText: 'NYKES' }),
+      makeRecord({ markText: 'ROSA BELLO' }),
+    ]);
+    // As version 7 keyed them: a one-word mark had no skeleton key; a two-word mark's pair key is
+    // its whole skeleton, so its keys do not change.
+    await db.query(
+      `UPDATE mark_keys k SET tokens = ARRAY(SELECT t FROM unnest(k.tokens) t WHERE left(t, 1) <> '%')
+         FROM marks m WHERE m.id = k.id AND m.mark_text = 'NYKES'`,
+    );
+    await db.query('UPDATE match_keys_state SET version = 7, rekeyed_through = NULL');
+    const read = async () =>
+      new Map(
+        (
+          await db.query<{ text: string; tokens: string[]; version: string }>(
+            `SELECT m.mark_text AS text, k.tokens, k.xmin::text AS version
+               FROM marks m JOIN mark_keys k ON k.id = m.id`,
+          )
+        ).map((r) => [r.text, r]),
+      );
+    const before = await read();
+    assert.ok(!before.get('NYKES')?.tokens.includes('%NIKE'));
+
+    await rekeyStoredMarks(db);
+
+    const after = await read();
+    const nykes = after.get('NYKES')?.tokens ?? [];
+    assert.ok(nykes.includes('%NIKES') && nykes.includes('%NIKE'), nykes.join(','));
+    assert.equal(
+      after.get('ROSA BELLO')?.version,
+      before.get('ROSA BELLO')?.version,
+      'keys unchanged: the row is not written again',
+    );
+    assert.deepEqual(after.get('ROSA BELLO')?.tokens, before.get('ROSA BELLO')?.tokens);
+  });
+});
+
 describe('migrations: 017 builds the same alert JSON as before, faster', () => {
   let database: TestDatabase;
   before(async () => {
