@@ -655,7 +655,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     `${fmt(quantile(timings.map(pick), 0.5), 1)}/${fmt(quantile(timings.map(pick), 0.99), 1)}`;
   const phases =
     `candidate query ${p50p99((t) => t.candidateMs)} ms, commit ${p50p99((t) => t.commitMs)} ms, ` +
-    `decisions and rest ${p50p99((t) => t.otherMs)} ms (p50/p99); candidates per watch ` +
+    `decisions and rest ${p50p99((t) => t.otherMs)} ms (p50/p99; of it other statements ${p50p99((t) => t.otherSqlMs)} ms); candidates per watch ` +
     `${fmt(quantile(candidates, 0.5), 0)}/${fmt(quantile(candidates, 0.99), 0)}/${fmt(Math.max(...candidates), 0)} (p50/p99/max)`;
   row('full scan: where the time goes', phases);
 

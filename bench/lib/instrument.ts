@@ -19,6 +19,8 @@ export type WatchTiming = {
   commitMs: number;
   /** The rest: the match decisions and assessments in JS, other look-ups, the batch's reads. */
   otherMs: number;
+  /** Of the rest, the statements outside transactions (word counts, records, the batch's reads). */
+  otherSqlMs: number;
   candidateSql: string;
   candidateParams: readonly unknown[];
 };
@@ -35,6 +37,7 @@ export function instrument(inner: Db): InstrumentedDb {
   let open: {
     start: number;
     candidateMs: number;
+    otherSqlMs: number;
     sql: string;
     params: readonly unknown[];
   } | null = null;
@@ -52,6 +55,7 @@ export function instrument(inner: Db): InstrumentedDb {
       candidateMs: open.candidateMs,
       commitMs,
       otherMs: Math.max(0, totalMs - open.candidateMs - commitMs),
+      otherSqlMs: open.otherSqlMs,
       candidateSql: open.sql,
       candidateParams: open.params,
     });
@@ -59,9 +63,15 @@ export function instrument(inner: Db): InstrumentedDb {
     lastCommit = at;
   };
 
-  const wrap = (runner: Queryable, inTransaction: { watchId: string | null }): Queryable => ({
+  const wrap = (
+    runner: Queryable,
+    inTransaction: { watchId: string | null },
+    root = false,
+  ): Queryable => ({
     async query<T>(text: string, params: readonly unknown[] = []) {
-      if (open === null) open = { start: lastCommit ?? now(), candidateMs: 0, sql: '', params: [] };
+      if (open === null) {
+        open = { start: lastCommit ?? now(), candidateMs: 0, otherSqlMs: 0, sql: '', params: [] };
+      }
       if (LEASE_CHECK.test(text)) inTransaction.watchId = String(params[0]);
       const t0 = now();
       const rows = await runner.query<T>(text, params);
@@ -72,6 +82,7 @@ export function instrument(inner: Db): InstrumentedDb {
         open.params = params;
       }
       if (EMPTY_SCAN.test(text)) recordTiming(String(params[1]), t1, t1 - t0);
+      else if (root && !CANDIDATE_QUERY.test(text) && open !== null) open.otherSqlMs += t1 - t0;
       return rows;
     },
     queryBytes: (text: string, params?: readonly unknown[]) => runner.queryBytes(text, params),
@@ -80,7 +91,7 @@ export function instrument(inner: Db): InstrumentedDb {
       runner.copyFrom(target, data),
   });
 
-  const root = wrap(inner, { watchId: null });
+  const root = wrap(inner, { watchId: null }, true);
   const db: Db = {
     kind: inner.kind,
     query: root.query,
