@@ -169,7 +169,10 @@ async function searchWatch(
   let toSeq = fromSeq;
   let logoUrl: string | null = null;
   for (const { source, seq } of sources) {
-    toSeq = seq;
+    // Never below what the watch has scanned: a standby behind the primary that served the last
+    // scan reports a lower sequence, and the watch's bookkeeping must not go back to it (the range
+    // between would be scanned again, and the removals kept for it, mark_removals, may be gone).
+    toSeq = Math.max(seq, fromSeq);
     // A watch's own application (logoSt13) is where its logo comes from, never a hit.
     if (watch.logoSt13 !== null && watch.logoUrl === null) {
       logoUrl = (await source.findByExternalId(deps.readDb, watch.logoSt13))?.logoUrl ?? null;

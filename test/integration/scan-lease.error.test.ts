@@ -104,6 +104,24 @@ describe('a scan whose lease was taken over', () => {
     assert.ok((after.watch?.seq ?? 0) > 0, 'the watch is scanned up to the mirror');
   });
 
+  // A standby behind the primary that served the watch's last scan reports a lower change number:
+  // the incremental scan reads nothing new and keeps the watch's bookkeeping where it was.
+  it('an incremental scan that sees a mirror behind its bookkeeping leaves scanned_seq as it was', async () => {
+    await importRecords(db, [makeRecord({ markText: 'ZORBAQUINT' })]);
+    const { id } = await factories(db).makeWatch(principal, { name: 'Veltrano' });
+    const [{ seq } = { seq: 0 }] = await db.query<{ seq: number }>(
+      'SELECT max(change_seq)::int8 AS seq FROM marks',
+    );
+    await db.query('UPDATE watches SET scanned_seq = $2, needs_full_scan = false WHERE id = $1', [
+      id,
+      seq + 100,
+    ]);
+    const [watch] = await claimWatches(db, 'worker-a', 60, { kind: 'ids', ids: [id] }, 1);
+    assert.ok(watch);
+    assert.equal((await scanClaimedWatch(deps, watch)).error, null);
+    assert.equal((await recorded(id)).watch?.seq, seq + 100);
+  });
+
   // A crash can only lose the bookkeeping of a scan that found nothing, which the next scan redoes;
   // the alerts of a scan with hits may be sent as soon as they are committed, so that commit waits.
   it('a scan without hits commits without waiting for the WAL flush; one with hits waits for it', async () => {
