@@ -459,17 +459,34 @@ export function oneEditSearchKeys(brand: string): string[] {
  * Latin-capital run one edit away is in this list (its new character, if any, is A-Z); any other
  * is found by oneEditSearchKeys. About 52 per character of the brand.
  */
-export function oneEditVariants(brand: string): string[] {
+export function oneEditVariants(brand: string, anchor = 0): string[] {
   const len = brand.length;
-  const out = new Set<string>(deletions(brand));
+  // With `anchor` > 0, the edits whose text keeps the brand's first or last `anchor` characters
+  // are not made, unless the text is no longer than `anchor`: the caller leaves those out anyway
+  // (nearSearchWords: the record's anchor key finds them), and for a long brand they are nearly
+  // all of the ~52 per character. An edit between `from` and `to` (the first and last positions
+  // it touches) keeps the first characters when it starts at `anchor` or later, the last ones
+  // when it ends before len - anchor.
+  const wanted = (from: number, to: number, length: number) =>
+    anchor === 0 || length <= anchor || (from < anchor && to >= len - anchor);
+  const out = new Set<string>();
+  for (let i = 0; i < len; i++) {
+    if (wanted(i, i, len - 1)) out.add(brand.slice(0, i) + brand.slice(i + 1));
+  }
   for (let i = 0; i + 1 < len; i++) {
+    if (!wanted(i, i + 1, len)) continue;
     out.add(brand.slice(0, i) + brand.charAt(i + 1) + brand.charAt(i) + brand.slice(i + 2));
   }
   for (let i = 0; i <= len; i++) {
+    // An insertion before position i keeps the first characters from i = anchor, the last ones
+    // up to i = len - anchor: it stands between positions i - 1 and i.
+    const insert = wanted(i, i - 1, len + 1);
+    const substitute = i < len && wanted(i, i, len);
+    if (!insert && !substitute) continue;
     const head = brand.slice(0, i);
     for (const c of EDIT_ALPHABET) {
-      out.add(head + c + brand.slice(i));
-      if (i < len) out.add(head + c + brand.slice(i + 1));
+      if (insert) out.add(head + c + brand.slice(i));
+      if (substitute) out.add(head + c + brand.slice(i + 1));
     }
   }
   out.delete(brand);

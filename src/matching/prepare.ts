@@ -444,7 +444,7 @@ export function nearSearchWords(p: PreparedWatch): string[] {
   const b = p.brand.compact;
   if (b.length < NEAR_MIN_LENGTH || b.length > NEAR_MAX_LENGTH) return [];
   const size = p.anchorSize;
-  const variants = [...oneEditVariants(b), ...pluralsOf(b)];
+  const variants = [...oneEditVariants(b, size), ...pluralsOf(b)];
   if (size === 0) return variants;
   // The anchors sent are the brand's own first and last `size` characters: comparing the variant
   // with them directly spares two strings and two look-ups per variant (~550 of them).

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mulberry32 } from '../../bench/lib/random.ts';
 import { retrieves, watchTokens } from '../../src/matching/candidates.ts';
 import { decideConflict, prepareWatch } from '../../src/matching/decide.ts';
 import {
@@ -298,6 +299,31 @@ describe('one-edit keys', () => {
     assert.ok(checked > 10_000, `${checked} pairs checked`);
   });
 
+  it('with an anchor size, are those of the whole set that change both anchors (or no longer than one)', () => {
+    const rand = mulberry32(11);
+    const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    let compared = 0;
+    for (let n = 0; n < 3000; n++) {
+      const len = 4 + Math.floor(rand() * 21);
+      // Few distinct letters, so that repeated letters make edits meet the anchors by chance.
+      const alphabet = letters.slice(0, 2 + Math.floor(rand() * 24));
+      let brand = '';
+      for (let i = 0; i < len; i++) brand += alphabet[Math.floor(rand() * alphabet.length)];
+      for (const size of [5, 8]) {
+        const head = brand.slice(0, size);
+        const tail = brand.slice(brand.length - size);
+        const kept = (vs: string[]) =>
+          new Set(vs.filter((v) => v.length <= size || !(v.startsWith(head) || v.endsWith(tail))));
+        assert.deepEqual(
+          kept(oneEditVariants(brand, size)),
+          kept(oneEditVariants(brand)),
+          `${brand} / ${size}`,
+        );
+        compared++;
+      }
+    }
+    assert.equal(compared, 6000);
+  });
   it('leave out texts shorter than any one-edit rule compares (BRIO sends no RIO, BIO, BRO, BRI)', () => {
     const variants = oneEditVariants('BRIO');
     assert.deepEqual(
