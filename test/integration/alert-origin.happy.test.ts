@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createScanner } from '../../src/scan/scanner.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
+import { testScanner } from '../helpers/scan.ts';
 
 // A watch starts looking when it is created, and again when its name or classes change: what was
 // on the register by then is an existing mark, whichever scan meets it.
@@ -20,13 +19,7 @@ describe('alert origin: the day a watch started looking', () => {
   });
   after(() => database.drop());
 
-  const scan = (watchId: string) =>
-    createScanner({
-      db,
-      logger: createLogger('silent'),
-      publicUrl: 'http://localhost:3000',
-      leaseSeconds: 60,
-    }).scan({ watchIds: [watchId] });
+  const scan = (watchId: string) => testScanner(db).scan({ watchIds: [watchId] });
 
   const originOf = async (watchId: string, mark: string) => {
     const [row] = await db.query<{ origin: string }>(

@@ -4,8 +4,7 @@ import type { Db } from '../../src/data/db.ts';
 import { beginInitialLoad, finishInitialLoad } from '../../src/data/repositories/initial-load.ts';
 import { ApiError } from '../../src/domain/errors.ts';
 import type { Principal } from '../../src/domain/principal.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createScanner, type Scanner } from '../../src/scan/scanner.ts';
+import type { Scanner } from '../../src/scan/scanner.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 import {
@@ -17,6 +16,7 @@ import {
   recountedWordCounts,
   storedWordCounts,
 } from '../helpers/register.ts';
+import { testScanner } from '../helpers/scan.ts';
 
 // `marks import --initial`: a first load without the candidate indexes, built at its end.
 describe('an initial load of the register mirror', () => {
@@ -37,12 +37,7 @@ describe('an initial load of the register mirror', () => {
   before(async () => {
     database = await createTestDatabase();
     db = database.db;
-    scanner = createScanner({
-      db,
-      logger: createLogger('silent'),
-      publicUrl: 'http://localhost:3000',
-      leaseSeconds: 60,
-    });
+    scanner = testScanner(db);
     migratedIndexes = await candidateIndexes();
     assert.ok(migratedIndexes.length >= 3, 'the migrations made the candidate indexes');
   });

@@ -4,9 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
-import { createLogger } from '../../src/logger.ts';
 import { importRecordFiles } from '../../src/mirror/import.ts';
-import { createScanner } from '../../src/scan/scanner.ts';
 import { freshInstallation, printedObject, tmwatch } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
@@ -17,6 +15,7 @@ import {
   storedWordCounts,
 } from '../helpers/register.ts';
 import { applicant, applicantFile } from '../helpers/register-fixtures.ts';
+import { testScanner } from '../helpers/scan.ts';
 
 // The EUIPO's and CIPO's real files (copies in test/fixtures, provenance there) through the real
 // importer, the mirror and a scan.
@@ -314,12 +313,7 @@ describe('the EUIPO and CIPO records in the mirror', () => {
     const onEu = await make('Preflet', [9], ['EU']);
     const onUs = await make('Preflet', [9], ['US']);
     const onCa = await make('Ceridian', [17], ['CA']);
-    const scanner = createScanner({
-      db,
-      logger: createLogger('silent'),
-      publicUrl: 'http://localhost:3000',
-      leaseSeconds: 60,
-    });
+    const scanner = testScanner(db);
     await scanner.scan({});
     const alerts = await db.query<{ watch_id: string; json: string }>(
       'SELECT watch_id, api_json AS json FROM alerts',

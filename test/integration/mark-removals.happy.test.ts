@@ -8,12 +8,11 @@ import {
 } from '../../src/data/repositories/marks.ts';
 import { claimWatches, releaseAfterFailure } from '../../src/data/repositories/scans.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
-import { createLogger } from '../../src/logger.ts';
 import { MIRROR_SOURCE } from '../../src/register/sources.ts';
-import { createScanner } from '../../src/scan/scanner.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories } from '../helpers/factories.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
+import { testScanner } from '../helpers/scan.ts';
 
 // mark_removals keeps a record the office deleted for the scans that mark their hits on it as
 // removed (migration 037). The end of every import prunes what no scan can use any more
@@ -28,13 +27,7 @@ describe('mark_removals: pruned after an import once no scan can need a removal'
   });
   after(() => database.drop());
 
-  const scan = (watchId: string) =>
-    createScanner({
-      db,
-      logger: createLogger('silent'),
-      publicUrl: 'http://localhost:3000',
-      leaseSeconds: 60,
-    }).scan({ watchIds: [watchId] });
+  const scan = (watchId: string) => testScanner(db).scan({ watchIds: [watchId] });
 
   /** The office deletes the record, as an import's Delete operation does (under the import lock). */
   const officeDeletes = (externalId: string) =>

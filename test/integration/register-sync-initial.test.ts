@@ -7,10 +7,9 @@ import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
 import { ApiError } from '../../src/domain/errors.ts';
 import type { Principal } from '../../src/domain/principal.ts';
-import { createLogger } from '../../src/logger.ts';
 import { INTERRUPTED } from '../../src/mirror/sync.ts';
 import { cipoWeekly, usptoDaily } from '../../src/register/feeds.ts';
-import { createScanner, type Scanner } from '../../src/scan/scanner.ts';
+import type { Scanner } from '../../src/scan/scanner.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { factories } from '../helpers/factories.ts';
 import { type FeedServer, zipOf } from '../helpers/feed-server.ts';
@@ -23,6 +22,7 @@ import {
   storedWordCounts,
 } from '../helpers/register.ts';
 import { SUVENEER_XML, sync, syncTestContext } from '../helpers/register-sync.ts';
+import { testScanner } from '../helpers/scan.ts';
 
 const CIPO = 'test/fixtures/cipo';
 /** CIPO's full release of a day, in two parts (a backfill: loaded with --since), then a week. */
@@ -58,12 +58,7 @@ describe("a feed's first sync into an empty register mirror", () => {
   before(async () => {
     db = context.db;
     server = context.server;
-    scanner = createScanner({
-      db,
-      logger: createLogger('silent'),
-      publicUrl: 'http://localhost:3000',
-      leaseSeconds: 60,
-    });
+    scanner = testScanner(db);
     migratedIndexes = await candidateIndexes();
     assert.ok(migratedIndexes.length >= 3, 'the migrations made the candidate indexes');
     // One of CIPO's real ST.96 files in each part of the release (the first, CERIDIAN, has a word

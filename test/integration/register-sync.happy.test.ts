@@ -3,8 +3,6 @@ import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
 import { listRegisterFiles } from '../../src/data/repositories/register-files.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createScanner } from '../../src/scan/scanner.ts';
 import { factories } from '../helpers/factories.ts';
 import type { FeedServer } from '../helpers/feed-server.ts';
 import {
@@ -14,6 +12,7 @@ import {
   syncTestContext,
   wrapperZip,
 } from '../helpers/register-sync.ts';
+import { testScanner } from '../helpers/scan.ts';
 
 describe('register sync against a local copy of the USPTO daily feed', () => {
   const context = syncTestContext();
@@ -153,12 +152,7 @@ describe('register sync against a local copy of the USPTO daily feed', () => {
     const make = factories(db);
     const { principal } = await make.makeOwner();
     const watch = await make.makeWatch(principal, { name: 'TuSimple', designations: ['US'] });
-    const scanner = createScanner({
-      db,
-      logger: createLogger('silent'),
-      publicUrl: 'http://localhost:3000',
-      leaseSeconds: 60,
-    });
+    const scanner = testScanner(db);
     serveDays(['260101'], suveneer);
     await sync(db, server);
     await scanner.scan({});

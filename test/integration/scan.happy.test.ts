@@ -4,11 +4,11 @@ import type { Db } from '../../src/data/db.ts';
 import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alerts/assessment.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createScanner, type Scanner } from '../../src/scan/scanner.ts';
+import type { Scanner } from '../../src/scan/scanner.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories, principalFor } from '../helpers/factories.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
+import { testScanner } from '../helpers/scan.ts';
 
 describe('scans', () => {
   let database: TestDatabase;
@@ -19,12 +19,7 @@ describe('scans', () => {
   before(async () => {
     database = await createTestDatabase();
     db = database.db;
-    scanner = createScanner({
-      db,
-      logger: createLogger('silent'),
-      publicUrl: 'http://localhost:3000',
-      leaseSeconds: 60,
-    });
+    scanner = testScanner(db);
   });
   after(() => database.drop());
 

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createLogger } from '../../src/logger.ts';
-import { createScanner } from '../../src/scan/scanner.ts';
 import { createWatch } from '../helpers/api.ts';
 import { manualClock, signedIn, textOf } from '../helpers/dashboard.ts';
 import { principalFor } from '../helpers/factories.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
+import { testScanner } from '../helpers/scan.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 // A watch says whether and when it has looked: "nothing found" and "never scanned" must not look
@@ -19,13 +18,7 @@ describe('watches: when they last looked, and what they found', () => {
   });
   after(() => server.close());
 
-  const scan = (watchId: string) =>
-    createScanner({
-      db: server.db,
-      logger: createLogger('silent'),
-      publicUrl: 'http://localhost:3000',
-      leaseSeconds: 60,
-    }).scan({ watchIds: [watchId] });
+  const scan = (watchId: string) => testScanner(server.db).scan({ watchIds: [watchId] });
 
   it('a watch never scanned has lastScannedAt and mirrorCoveredUntil null and no alerts', async () => {
     const { auth } = await server.make.makeKey();

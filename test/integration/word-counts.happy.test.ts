@@ -12,10 +12,8 @@ import { wordCountDeltas, wordStatsFor } from '../../src/data/repositories/word-
 import { PLANS } from '../../src/domain/plans.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
-import { createLogger } from '../../src/logger.ts';
 import { importRecordFiles, toMarkUpsert } from '../../src/mirror/import.ts';
 import { parseRegisterRecord, type RegisterRecord } from '../../src/register/record.ts';
-import { createScanner } from '../../src/scan/scanner.ts';
 import { createWordStatsCache } from '../../src/scan/word-stats.ts';
 import { migrateDatabase } from '../../src/start/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -28,6 +26,7 @@ import {
   recountedWordCounts,
   storedWordCounts,
 } from '../helpers/register.ts';
+import { testScanner } from '../helpers/scan.ts';
 
 /** A record as the importer's reader gives it. */
 function parseRecord(input: unknown): RegisterRecord {
@@ -168,12 +167,7 @@ describe('word counts of the register', () => {
         scanCadence: 'daily',
       }),
     ) as { id: string };
-    const scanner = createScanner({
-      db,
-      logger: createLogger('silent'),
-      publicUrl: 'http://localhost:3000',
-      leaseSeconds: 60,
-    });
+    const scanner = testScanner(db);
     await scanner.scan({});
     const rows = await db.query<{ externalId: string; json: string }>(
       `SELECT h.external_id AS "externalId", a.api_json AS json
@@ -347,12 +341,7 @@ describe('a batch of scans reads its brands’ word counts at once', () => {
           }),
         ),
     };
-    const scanner = createScanner({
-      db: counted,
-      logger: createLogger('silent'),
-      publicUrl: 'http://localhost:3000',
-      leaseSeconds: 60,
-    });
+    const scanner = testScanner(counted);
     const totals = await scanner.scan({});
     assert.equal(totals.watchesScanned, 3);
     assert.equal(lookups.length, 1, 'the three scans found their brands’ counts in the cache');
