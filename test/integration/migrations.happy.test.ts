@@ -538,8 +538,18 @@ describe('match keys version 8: a mirror keyed by version 7 gets the whole-mark 
       );
     const before = await read();
     assert.ok(!before.get('NYKES')?.tokens.includes('%NIKE'));
+    const vacuums = async () =>
+      Number(
+        (
+          await db.query<{ n: string }>(
+            `SELECT vacuum_count::text AS n FROM pg_stat_user_tables WHERE relname = 'mark_keys'`,
+          )
+        )[0]?.n,
+      );
+    const vacuumsBefore = await vacuums();
 
     await rekeyStoredMarks(db);
+    assert.equal(await vacuums(), vacuumsBefore + 1, 'rows rewritten: mark_keys vacuumed after');
 
     const after = await read();
     const nykes = after.get('NYKES')?.tokens ?? [];
@@ -550,6 +560,11 @@ describe('match keys version 8: a mirror keyed by version 7 gets the whole-mark 
       'keys unchanged: the row is not written again',
     );
     assert.deepEqual(after.get('ROSA BELLO')?.tokens, before.get('ROSA BELLO')?.tokens);
+
+    // A re-key that rewrites nothing (every key already as the version makes it) vacuums nothing.
+    await db.query('UPDATE match_keys_state SET version = 7, rekeyed_through = NULL');
+    await rekeyStoredMarks(db);
+    assert.equal(await vacuums(), vacuumsBefore + 1, 'nothing rewritten: no VACUUM');
   });
 });
 
