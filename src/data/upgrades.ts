@@ -63,9 +63,9 @@ export async function rekeyStoredMarks(
 }
 
 /**
- * Re-keys the next marks after id `after`; returns the last id done, or null when none was left.
- * A mark whose keys the new version leaves as they were is not written: every row written is a
- * dead row and a new index entry until VACUUM, across a mirror of millions.
+ * Re-keys the next marks after id `after`; returns the last id done (null when none was left) and
+ * how many rows it wrote. A mark whose keys the new version leaves as they were is not written:
+ * every row written is a dead row and a new index entry until VACUUM, across a mirror of millions.
  */
 async function rekeyBatch(
   tx: Queryable,
