@@ -97,7 +97,13 @@ const UPSERT = `WITH written AS (
   -- so neither mark_band nor change_seq moves for it. wordCountDeltas applies the same test.
   WHERE mark_supersedes(excluded.as_of, m.as_of)
   RETURNING id, source_code, external_id, compact_text, compact_len, classes, jurisdiction, designations,
-            (xmax = 0) AS inserted
+            (xmax = 0) AS inserted,
+            -- An updated mark's row as it was before this statement, which its snapshot still
+            -- shows: a probe of the primary key (left_behind below).
+            CASE WHEN xmax <> 0 THEN (SELECT o.jurisdiction FROM marks o WHERE o.id = m.id) END
+              AS old_jurisdiction,
+            CASE WHEN xmax <> 0 THEN (SELECT o.compact_len FROM marks o WHERE o.id = m.id) END
+              AS old_len
 ), keys AS (
   -- The candidate query's keys (migration 035), in the same statement as the mark, as the band
   -- below; an update that changed none of them leaves the row and its index entries alone.
@@ -128,16 +134,32 @@ const UPSERT = `WITH written AS (
     coverage_keys = excluded.coverage_keys
   WHERE (b.compact_text, b.class_keys, b.coverage_keys)
         IS DISTINCT FROM (excluded.compact_text, excluded.class_keys, excluded.coverage_keys)
+), left_behind AS (
+  -- The rows of an updated mark that no sub-statement above replaces: both tables are partitioned
+  -- by office (migration 038), so a mark whose office moved to another partition has its rows
+  -- written in the new one above and leaves those in the old one; and a text that became too short
+  -- for the band leaves its band row. Rare: most batches have none.
+  SELECT id, mark_office_partition(old_jurisdiction) AS part,
+         mark_office_partition(jurisdiction) <> mark_office_partition(old_jurisdiction) AS moved,
+         old_len >= ${TWO_EDITS_MIN_LENGTH}
+           AND (compact_len < ${TWO_EDITS_MIN_LENGTH}
+                OR mark_office_partition(jurisdiction) <> mark_office_partition(old_jurisdiction))
+           AS band
+    FROM written
+   WHERE NOT inserted
+     AND (mark_office_partition(jurisdiction) <> mark_office_partition(old_jurisdiction)
+          OR (old_len >= ${TWO_EDITS_MIN_LENGTH} AND compact_len < ${TWO_EDITS_MIN_LENGTH}))
 ), band_left AS (
-  -- A band row the record no longer has: it became too short, or its new office is another
-  -- partition's (both tables are partitioned by office, migration 038: the rows in the new
-  -- partition are written above).
-  DELETE FROM mark_band b USING written w
-   WHERE b.id = w.id AND NOT w.inserted
-     AND (w.compact_len < ${TWO_EDITS_MIN_LENGTH} OR b.part <> mark_office_partition(w.jurisdiction))
+  -- By id, the only row of the mark this statement sees (the one written above is not visible to
+  -- it). \`= ANY(ARRAY(…))\`: a probe of each partition's primary key per id; as a join with the
+  -- batch, PostgreSQL read every partition whole, for every batch.
+  DELETE FROM mark_band b
+   WHERE b.id = ANY(ARRAY(SELECT id FROM left_behind WHERE band))
+     AND b.part = ANY(ARRAY(SELECT part FROM left_behind WHERE band))
 ), keys_left AS (
-  DELETE FROM mark_keys k USING written w
-   WHERE k.id = w.id AND NOT w.inserted AND k.part <> mark_office_partition(w.jurisdiction)
+  DELETE FROM mark_keys k
+   WHERE k.id = ANY(ARRAY(SELECT id FROM left_behind WHERE moved))
+     AND k.part = ANY(ARRAY(SELECT part FROM left_behind WHERE moved))
 )
 SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written,
        (SELECT count(*) FROM ${STAGING})::int AS staged
