@@ -85,7 +85,7 @@ async function rekeyBatch(
     `UPDATE mark_keys mk SET tokens = k.tokens, sound_codes = k."soundCodes"
        FROM jsonb_to_recordset($1::text::jsonb)
             AS k(id bigint, "markText" text, tokens text[], "soundCodes" text[]), marks m
-      WHERE mk.id = k.id AND m.id = k.id AND mk.part = mark_office_partition(m.jurisdiction) AND m.mark_text = k."markText"
+      WHERE mk.id = k.id AND m.id = k.id AND m.mark_text = k."markText"
         AND (mk.tokens, mk.sound_codes) IS DISTINCT FROM (k.tokens, k."soundCodes")
       RETURNING 1`,
     [JSON.stringify(keys)],

@@ -104,23 +104,12 @@ export async function keyMismatches(db: Queryable) {
     .map((r) => ({ id: r.id }));
 }
 
-/**
- * The candidate (GIN) indexes of the mirror as PostgreSQL prints them (an initial load drops them):
- * those of the tables and, for the partitioned ones (migration 038), those of each partition. A
- * partitioned table's own is printed `ON ONLY` it; shown here as it is created, on the table. A
- * partition's are shown without their names, which PostgreSQL makes up in the order of creation.
- */
+/** The candidate (GIN) indexes of the mirror as PostgreSQL prints them (an initial load drops them). */
 export async function candidateIndexes(db: Queryable): Promise<string[]> {
   const rows = await db.query<{ def: string }>(
-    `SELECT CASE WHEN i.tablename IN ('marks', 'mark_band', 'mark_keys')
-                 THEN regexp_replace(i.indexdef, ' ON ONLY ', ' ON ')
-                 ELSE regexp_replace(i.indexdef, '^CREATE INDEX \\S+ ON ', 'CREATE INDEX ON ') END AS def
-       FROM pg_indexes i
-      WHERE i.schemaname = current_schema()
-        AND COALESCE(pg_partition_root(i.tablename::regclass), i.tablename::regclass)
-            IN ('marks'::regclass, 'mark_band'::regclass, 'mark_keys'::regclass)
-        AND i.indexdef LIKE '% USING gin %'
-      ORDER BY 1`,
+    `SELECT indexdef AS def FROM pg_indexes
+      WHERE tablename IN ('marks', 'mark_band', 'mark_keys') AND indexdef LIKE '% USING gin %'
+      ORDER BY indexname`,
   );
   return rows.map((row) => row.def);
 }

@@ -8,12 +8,9 @@ import { recountWords } from './word-counts.ts';
 /**
  * The candidate indexes: the GIN indexes of mark_keys and mark_band (match keys and sound codes
  * with their class and territory keys, the two-edit band's trigrams), and any of marks. The unique indexes stay: the upsert's ON CONFLICT needs them, and a
- * btree costs a load little. Both tables are partitioned (migration 038): PostgreSQL writes a
- * partitioned index's definition `ON ONLY` the parent, which would build it for no partition;
- * without ONLY it is built on every partition, and dropping it drops theirs.
+ * btree costs a load little.
  */
-const CANDIDATE_INDEXES = `SELECT regexp_replace(pg_get_indexdef(i.indexrelid), ' ON ONLY ', ' ON ')
-         AS definition,
+const CANDIDATE_INDEXES = `SELECT pg_get_indexdef(i.indexrelid) AS definition,
        format('DROP INDEX %s', i.indexrelid::regclass) AS "dropStatement"
   FROM pg_index i
   JOIN pg_class c ON c.oid = i.indexrelid

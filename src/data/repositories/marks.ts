@@ -97,22 +97,16 @@ const UPSERT = `WITH written AS (
   -- so neither mark_band nor change_seq moves for it. wordCountDeltas applies the same test.
   WHERE mark_supersedes(excluded.as_of, m.as_of)
   RETURNING id, source_code, external_id, compact_text, compact_len, classes, jurisdiction, designations,
-            (xmax = 0) AS inserted,
-            -- An updated mark's row as it was before this statement, which its snapshot still
-            -- shows: a probe of the primary key (left_behind below).
-            CASE WHEN xmax <> 0 THEN (SELECT o.jurisdiction FROM marks o WHERE o.id = m.id) END
-              AS old_jurisdiction,
-            CASE WHEN xmax <> 0 THEN (SELECT o.compact_len FROM marks o WHERE o.id = m.id) END
-              AS old_len
+            (xmax = 0) AS inserted
 ), keys AS (
   -- The candidate query's keys (migration 035), in the same statement as the mark, as the band
   -- below; an update that changed none of them leaves the row and its index entries alone.
-  INSERT INTO mark_keys AS k (id, part, class_keys, coverage_keys, tokens, sound_codes)
-  SELECT w.id, mark_office_partition(w.jurisdiction), mark_class_keys(w.classes),
-         mark_coverage_keys(w.jurisdiction, w.designations), s.tokens, s.sound_codes
+  INSERT INTO mark_keys AS k (id, class_keys, coverage_keys, tokens, sound_codes)
+  SELECT w.id, mark_class_keys(w.classes), mark_coverage_keys(w.jurisdiction, w.designations),
+         s.tokens, s.sound_codes
     FROM written w
     JOIN ${STAGING} s ON s.external_id = w.external_id AND s.source_code = w.source_code
-  ON CONFLICT (id, part) DO UPDATE SET
+  ON CONFLICT (id) DO UPDATE SET
     class_keys = excluded.class_keys,
     coverage_keys = excluded.coverage_keys,
     tokens = excluded.tokens,
@@ -123,43 +117,20 @@ const UPSERT = `WITH written AS (
 ), band AS (
   -- The two-edit band's own table (migration 016): written in the same statement, so a committed
   -- mark is always in it, and left alone where an update changed nothing it holds.
-  INSERT INTO mark_band AS b (id, part, compact_text, compact_len, class_keys, coverage_keys)
-  SELECT id, mark_office_partition(jurisdiction), compact_text, compact_len, mark_class_keys(classes),
+  INSERT INTO mark_band AS b (id, compact_text, compact_len, class_keys, coverage_keys)
+  SELECT id, compact_text, compact_len, mark_class_keys(classes),
          mark_coverage_keys(jurisdiction, designations)
     FROM written WHERE compact_len >= ${TWO_EDITS_MIN_LENGTH}
-  ON CONFLICT (id, part) DO UPDATE SET
+  ON CONFLICT (id) DO UPDATE SET
     compact_text = excluded.compact_text,
     compact_len = excluded.compact_len,
     class_keys = excluded.class_keys,
     coverage_keys = excluded.coverage_keys
   WHERE (b.compact_text, b.class_keys, b.coverage_keys)
         IS DISTINCT FROM (excluded.compact_text, excluded.class_keys, excluded.coverage_keys)
-), left_behind AS (
-  -- The rows of an updated mark that no sub-statement above replaces: both tables are partitioned
-  -- by office (migration 038), so a mark whose office moved to another partition has its rows
-  -- written in the new one above and leaves those in the old one; and a text that became too short
-  -- for the band leaves its band row. Rare: most batches have none.
-  SELECT id, mark_office_partition(old_jurisdiction) AS part,
-         mark_office_partition(jurisdiction) <> mark_office_partition(old_jurisdiction) AS moved,
-         old_len >= ${TWO_EDITS_MIN_LENGTH}
-           AND (compact_len < ${TWO_EDITS_MIN_LENGTH}
-                OR mark_office_partition(jurisdiction) <> mark_office_partition(old_jurisdiction))
-           AS band
-    FROM written
-   WHERE NOT inserted
-     AND (mark_office_partition(jurisdiction) <> mark_office_partition(old_jurisdiction)
-          OR (old_len >= ${TWO_EDITS_MIN_LENGTH} AND compact_len < ${TWO_EDITS_MIN_LENGTH}))
-), band_left AS (
-  -- By id, the only row of the mark this statement sees (the one written above is not visible to
-  -- it). \`= ANY(ARRAY(…))\`: a probe of each partition's primary key per id; as a join with the
-  -- batch, PostgreSQL read every partition whole, for every batch.
-  DELETE FROM mark_band b
-   WHERE b.id = ANY(ARRAY(SELECT id FROM left_behind WHERE band))
-     AND b.part = ANY(ARRAY(SELECT part FROM left_behind WHERE band))
-), keys_left AS (
-  DELETE FROM mark_keys k
-   WHERE k.id = ANY(ARRAY(SELECT id FROM left_behind WHERE moved))
-     AND k.part = ANY(ARRAY(SELECT part FROM left_behind WHERE moved))
+), shortened AS (
+  DELETE FROM mark_band b USING written w
+   WHERE b.id = w.id AND NOT w.inserted AND w.compact_len < ${TWO_EDITS_MIN_LENGTH}
 )
 SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*)::int AS written,
        (SELECT count(*) FROM ${STAGING})::int AS staged
@@ -500,8 +471,8 @@ const ANALYZE_MIN_ROWS = 10_000;
 
 /**
  * After an import, makes the mirror fast to search at once instead of after autovacuum's next visit:
- * - merges the pending lists of the GIN indexes of marks, mark_band and mark_keys (of each
- *   partition: a partitioned index holds no entries itself; fastupdate queues new entries in a list, up to gin_pending_list_limit, 4 MB per index, that every search reads in
+ * - merges the pending lists of the GIN indexes of marks, mark_band and mark_keys (fastupdate queues new
+ *   entries in a list, up to gin_pending_list_limit, 4 MB per index, that every search reads in
  *   full: after an import each candidate query would read ~1,500 such pages). The merge is work
  *   the inserts would have done later anyway;
  * - refreshes the planner statistics when the import wrote at least 10,000 rows and more than
@@ -515,9 +486,8 @@ export async function settleMarkIndexes(db: Queryable, written: number): Promise
          FROM pg_index i
          JOIN pg_class c ON c.oid = i.indexrelid
          JOIN pg_am am ON am.oid = c.relam
-        WHERE COALESCE(pg_partition_root(i.indrelid), i.indrelid)
-              IN ('marks'::regclass, 'mark_band'::regclass, 'mark_keys'::regclass)
-          AND c.relkind = 'i' AND am.amname = 'gin'`,
+        WHERE i.indrelid IN ('marks'::regclass, 'mark_band'::regclass, 'mark_keys'::regclass)
+          AND am.amname = 'gin'`,
     );
   } catch {
     // Not the owner: the pending lists are merged by the next insert over the limit or autovacuum.

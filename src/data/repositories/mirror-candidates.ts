@@ -98,13 +98,7 @@ export async function changedRecordsBehindAlerts(
  * `$classes` and `$coverage` are the parameters holding the brand's compact text, the watch's
  * class keys and its coverage keys (classAndTerritoryKeys). Selects the ids of the records found.
  */
-function bandSearch(
-  length: number,
-  text: string,
-  classes: string,
-  coverage: string,
-  offices: string,
-): string {
+function bandSearch(length: number, text: string, classes: string, coverage: string): string {
   const { low, high } = bandLengths(length);
   const branches = bandBuckets(length).map(([from, to]) => {
     const bucket =
@@ -116,8 +110,7 @@ function bandSearch(
     return `(${bucket} AND b.compact_len BETWEEN ${low} AND ${high} AND b.compact_text % ${text}
              AND b.class_keys && ${classes}::int[] AND b.coverage_keys && ${coverage}::text[])`;
   });
-  return `SELECT b.id FROM mark_band b
-           WHERE b.part = ANY(mark_office_partitions(${offices}::text[])) AND (${branches.join('\n OR ')})`;
+  return `SELECT b.id FROM mark_band b WHERE ${branches.join('\n OR ')}`;
 }
 
 /**
@@ -126,21 +119,18 @@ function bandSearch(
  * (candidateClasses: the watched ones and, with relatedClasses, those of related goods) and 0,
  * which stands for "no class published"; the same without the related classes (`own`: where the
  * keys of the rules not raised in a related class are searched); its offices and 'WO:' + each
- * office an international registration may designate (`coverage`); and the offices whose records
- * can cover it (`offices`: the partitions of both tables that the query reads, migration 038).
+ * office an international registration may designate.
  */
 export function classAndTerritoryKeys(watch: PreparedWatch): {
   classes: number[];
   own: number[];
   coverage: string[];
-  offices: string[];
 } {
   const territory = coverageSearch(watch.designations);
   return {
     classes: [0, ...watch.candidateClasses],
     own: [0, ...watch.classes],
     coverage: [...territory.jurisdictions, ...territory.woDesignations.map((d) => `WO:${d}`)],
-    offices: [...territory.jurisdictions, ...(territory.woDesignations.length > 0 ? ['WO'] : [])],
   };
 }
 
@@ -189,20 +179,13 @@ export async function queryCandidates(
   const keys = watch.search;
   // Territory prefilter; the pure module still decides coverage exactly (coverage.ts).
   const filter = classAndTerritoryKeys(watch);
-  const params: unknown[] = [
-    range.fromSeq,
-    range.toSeq,
-    filter.classes,
-    filter.coverage,
-    filter.offices,
-  ];
+  const params: unknown[] = [range.fromSeq, range.toSeq, filter.classes, filter.coverage];
   // One SELECT per kind of key, not an OR of them: PostgreSQL would take the class and territory
   // conditions common to both arms out of the OR, search the index by those alone and test the
   // keys on every row of those classes and territories.
   const keyed = (condition: string, classes = '$3') =>
     `SELECT k.id FROM mark_keys k
-      WHERE k.part = ANY(mark_office_partitions($5::text[]))
-        AND ${condition} AND k.class_keys && ${classes}::int[] AND k.coverage_keys && $4::text[]`;
+      WHERE ${condition} AND k.class_keys && ${classes}::int[] AND k.coverage_keys && $4::text[]`;
   // In a related class (not watched itself) only the keys of the rules the decision raises there
   // are searched (relatedClassTokens): the others retrieved a quarter of the related-class
   // candidates and raised none. Each key is searched once: those in every candidate class ($3),
@@ -244,7 +227,7 @@ export async function queryCandidates(
     // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
     params.push(keys.compact);
     const at = `$${params.length}`;
-    found.push(bandSearch(keys.compact.length, at, keys.relatedBand ? '$3' : own(), '$4', '$5'));
+    found.push(bandSearch(keys.compact.length, at, keys.relatedBand ? '$3' : own(), '$4'));
   }
   // `change_seq + 0`: the sequence range is a filter on the rows kept, never an index scan. A full
   // scan's range is the whole mirror; an incremental scan of a short range is served from memory
@@ -279,8 +262,7 @@ export async function queryCandidates(
  */
 function anyClassBranch(forms: string, length: string): string {
   return `SELECT k.id FROM mark_keys k JOIN marks a ON a.id = k.id
-    WHERE k.part = ANY(mark_office_partitions($5::text[]))
-      AND ${hashedKeys('k.tokens')} && ${hashedKeys(`${forms}::text[]`)} AND k.coverage_keys && $4::text[]
+    WHERE ${hashedKeys('k.tokens')} && ${hashedKeys(`${forms}::text[]`)} AND k.coverage_keys && $4::text[]
       AND NOT (k.class_keys && $3::int[]) AND a.compact_len = ${length}::int`;
 }
 
@@ -296,8 +278,7 @@ export async function readChangedKeys(db: Queryable, range: SeqRange): Promise<I
             m.compact_len AS len, m.classes, m.jurisdiction, m.designations
        FROM marks m
       CROSS JOIN LATERAL (SELECT k.tokens, k.sound_codes FROM mark_keys k
-                           WHERE k.id = m.id AND k.part = mark_office_partition(m.jurisdiction)
-                           LIMIT 1) k
+                           WHERE k.id = m.id LIMIT 1) k
       WHERE m.source_code = $1 AND m.change_seq > $2 AND m.change_seq <= $3`,
     [MIRROR_SOURCE, range.fromSeq, range.toSeq],
   );
