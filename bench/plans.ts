@@ -12,6 +12,8 @@
 //   BENCH_PLANS_INITIAL 1: `load` imports as `marks import --initial` does (indexes built after)
 //   BENCH_PLANS_SHOW   names of fixed watches whose plan is printed as text (comma-separated)
 //   BENCH_PLANS_SAMPLE generated watches explained besides the fixed ones (default 100)
+//   BENCH_PLANS_WORST  1: print the plan of the generated watch whose query dropped the most rows
+//                      after reading them (a plan that reads where its index should not)
 //   BENCH_SRC          the src/ directory whose migrations, importer and candidate query are used
 //                      (default this tree's): another version's, to measure it on the same data
 //   BENCH_DATABASE_URL the server (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -37,6 +39,7 @@ const step = process.env.BENCH_PLANS_STEP ?? 'explain';
 const dbName = process.env.BENCH_PLANS_DB ?? 'tmw_bench_plans';
 const records = Number(process.env.BENCH_RECORDS ?? 500_000);
 const sampleSize = Number(process.env.BENCH_PLANS_SAMPLE ?? 100);
+const showWorst = process.env.BENCH_PLANS_WORST === '1';
 const showPlans = new Set((process.env.BENCH_PLANS_SHOW ?? '').split(',').filter((n) => n !== ''));
 const initial = process.env.BENCH_PLANS_INITIAL === '1';
 const seed = Number(process.env.BENCH_SEED ?? 20_240_611);
@@ -260,6 +263,18 @@ async function explain(): Promise<void> {
     console.log(
       `${sample.length} generated watches, p50/p99: candidates ${q((r) => r.rows)}; buffers ${q((r) => r.buffers)}; rows of marks read ${q((r) => r.rowsRead.get('marks') ?? 0)}; rows dropped after reading ${q((r) => r.removed)}; execution ms ${q((r) => r.ms)}; all candidates digest ${all}`,
     );
+    if (showWorst && sample.length > 0) {
+      const specs = watchSpecs().slice(5);
+      let at = 0;
+      sample.forEach((r, i) => {
+        if (r.removed > (sample[at]?.removed ?? 0)) at = i;
+      });
+      const spec = specs[at];
+      if (spec !== undefined) {
+        console.log(`the most rows dropped after reading: ${spec.name}, ${sample[at]?.removed}`);
+        await explainCandidates(db, prepareWatch(spec), seq, true);
+      }
+    }
     // Sums: a change of a few percent in the index search hides in the rounded quantiles.
     const sum = (pick: (r: (typeof results)[number]) => number) =>
       sample.reduce((total, r) => total + pick(r), 0);
