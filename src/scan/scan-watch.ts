@@ -25,7 +25,7 @@ import {
 import { analyzeMark } from '../matching/normalize.ts';
 import type { WordStats } from '../matching/word-weights.ts';
 import { logFailure } from '../outage.ts';
-import type { SourceAdapter } from './sources/source-adapter.ts';
+import type { AlertedChange, SourceAdapter } from './sources/source-adapter.ts';
 import type { WordStatsCache } from './word-stats.ts';
 
 export type ScanDeps = {
@@ -67,7 +67,15 @@ type SourceState = { source: SourceAdapter; seq: number };
 export type BatchReads = {
   seqs: ReadonlyMap<string, number>;
   mailings: ReadonlyMap<string, OwnerMailing>;
+  /**
+   * Per source, per watch of the batch: the records behind its alerts changed in its range up to
+   * the batch's sequence (SourceAdapter.findAlertedChanges), read in one statement for all.
+   */
+  alertedChanges: ReadonlyMap<string, ReadonlyMap<string, AlertedChange[]>>;
 };
+
+/** Where a watch's scan starts: a full scan reads the whole source, an incremental one what changed. */
+const scanFromSeq = (watch: ClaimedWatch): number => (watch.needsFullScan ? 0 : watch.scannedSeq);
 
 /** The adapters of these sources with the change sequence each has committed now. */
 async function sourceStates(
@@ -93,9 +101,11 @@ function wordStatsKey(states: readonly SourceState[]): string {
 
 /**
  * Reads what a batch of claimed watches share in a few statements instead of some per watch: the
- * sources' sequences, the owners' mailings, and the word counts of all their brands, so that each
+ * sources' sequences, the owners' mailings, the word counts of all their brands, so that each
  * watch's scan finds its own in the cache (unless an import commits in between: then it reads
- * them again).
+ * them again), and the changed records behind the watches' alerts. Those are the same rows each
+ * scan would read for itself: every record up to the batch's sequence has committed, and only
+ * the watch's own scan, under its lease, writes its hits.
  */
 export async function readBatch(
   deps: ScanDeps,
@@ -107,7 +117,20 @@ export async function readBatch(
     if (state) seqs.set(code, state.seq);
   }
   const mailings = await ownerMailings(deps.db, [...new Set(watches.map((w) => w.ownerId))]);
-  const batch = { seqs, mailings };
+  const alertedChanges = new Map<string, Map<string, AlertedChange[]>>();
+  for (const [code, seq] of seqs) {
+    const source = deps.sources.get(code);
+    if (!source) continue;
+    const ranges = watches
+      .filter((w) => w.sources.includes(code))
+      .map((w) => ({ watchId: w.id, fromSeq: scanFromSeq(w) }));
+    const byWatch = new Map<string, AlertedChange[]>(ranges.map((r) => [r.watchId, []]));
+    for (const change of await source.findAlertedChanges(deps.db, ranges, seq)) {
+      byWatch.get(change.watchId)?.push(change);
+    }
+    alertedChanges.set(code, byWatch);
+  }
+  const batch = { seqs, mailings, alertedChanges };
   const bySources = new Map<string, string[]>();
   for (const w of watches) {
     const codes = w.sources.join(',');
@@ -165,7 +188,7 @@ async function searchWatch(
   );
   const findings: Finding[] = [];
   const changed: AlertOnChangedRecord[] = [];
-  const fromSeq = outcome.mode === 'full' ? 0 : watch.scannedSeq;
+  const fromSeq = scanFromSeq(watch);
   let toSeq = fromSeq;
   let logoUrl: string | null = null;
   for (const { source, seq } of sources) {
@@ -188,10 +211,12 @@ async function searchWatch(
       const decision = decideConflictPrepared(prepared, record);
       if (decision.conflict) findings.push({ record, decision, hit: source.toHit(record) });
     }
-    for (const { alertId, hitId, ...record } of await source.findAlertedChanges(deps.db, watch.id, {
-      fromSeq,
-      toSeq,
-    })) {
+    // The batch's sequence is this scan's `toSeq` unless the watch has scanned past it (then the
+    // range is empty either way).
+    const alerted =
+      batch?.alertedChanges.get(source.code)?.get(watch.id) ??
+      (await source.findAlertedChanges(deps.db, [{ watchId: watch.id, fromSeq }], toSeq));
+    for (const { alertId, hitId, watchId: _, ...record } of alerted) {
       changed.push({ alertId, hitId, record, hit: source.toHit(record) });
     }
   }

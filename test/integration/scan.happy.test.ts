@@ -362,4 +362,44 @@ describe('scans', () => {
     assert.equal(scanned.length, 4);
     for (const { seq, top } of scanned) assert.equal(Number(seq), Number(top));
   });
+
+  it('watches scanned in one batch: each reassesses the alerts whose records changed in its own range, all read in one statement', async () => {
+    const record = makeRecord({ markText: 'VELMORANT', status: 'published' });
+    await importRecords(db, [record]);
+    const make = factories(db);
+    const { principal: other } = await make.makeOwner({ tier: 'team' });
+    const watchIds = [
+      (await make.makeWatch(principal, { name: 'Velmorant' })).id,
+      (await make.makeWatch(other, { name: 'Velmorant' })).id,
+      (await make.makeWatch(other, { name: 'Velmorant', designations: ['EU'] })).id,
+    ];
+    await scanner.scan({ watchIds });
+    const severities = async () =>
+      (
+        await db.query<{ severity: string }>(
+          'SELECT severity FROM alerts WHERE watch_id = ANY($1::text[]) ORDER BY array_position($1::text[], watch_id)',
+          [watchIds],
+        )
+      ).map((a) => a.severity);
+    assert.deepEqual(await severities(), ['high', 'high', 'high']);
+
+    // The office refuses the mark. The third watch has already scanned past that change (as a
+    // scan that read it would have): its range holds none of it, so its alert stays as it is.
+    await importRecords(db, [{ ...record, status: 'abandoned' }]);
+    await db.query(
+      'UPDATE watches SET scanned_seq = (SELECT max(change_seq) FROM marks) WHERE id = $1',
+      [watchIds[2]],
+    );
+    let reads = 0;
+    const counting: Db = {
+      ...db,
+      query: (text, params) => {
+        if (/JOIN mark_removals r/.test(text)) reads++;
+        return db.query(text, params);
+      },
+    };
+    await testScanner(counting).scan({ watchIds });
+    assert.deepEqual(await severities(), ['low', 'low', 'high']);
+    assert.equal(reads, 1, 'the changed records behind the alerts of the batch: one statement');
+  });
 });

@@ -45,27 +45,35 @@ export const RECORD_COLUMNS = `m.external_id AS "externalId", m.mark_text AS "ma
     CASE jsonb_typeof(m.raw_payload->'disclaimedWords') WHEN 'array'
       THEN m.raw_payload->'disclaimedWords' ELSE '[]'::jsonb END)) AS disclaimed`;
 
+/** A record behind an alert of a watch, changed since its hit was written (changedRecordsBehindAlerts). */
+export type AlertedChange = CandidateRecord & { watchId: string; alertId: string; hitId: string };
+
 /**
- * The records of this source changed in `range` that are behind alerts of the watch, where the
- * record is no longer what the alert's hit shows (status, live or dead, name, owner, dates,
- * classes, payload, or a hit marked removed whose record is back): the alerts to assess again
- * (domain/alerts/reassess.ts). Also the records the office deleted in `range` (mark_removals,
- * migration 037) that hits of the watch do not yet show as removed: each comes as it was last
- * held, with `removedAt`. Served by the hits' unique key (watch, source, record), the marks'
- * (source, record) and the removals' change_seq.
+ * For each of `watches`, the records of this source changed in (its `fromSeq`, `toSeq`] that are
+ * behind alerts of the watch, where the record is no longer what the alert's hit shows (status,
+ * live or dead, name, owner, dates, classes, payload, or a hit marked removed whose record is
+ * back): the alerts to assess again (domain/alerts/reassess.ts). Also the records the office
+ * deleted in that range (mark_removals, migration 037) that hits of the watch do not yet show as
+ * removed: each comes as it was last held, with `removedAt`. One statement for a claimed batch of
+ * watches (scan-watch.ts, readBatch) instead of one per watch. Served by the hits' unique key
+ * (watch, source, record), the marks' (source, record) and the removals' change_seq. Ordered by
+ * watch, then alert.
  */
 export async function changedRecordsBehindAlerts(
   db: Queryable,
-  watchId: string,
-  range: SeqRange,
-): Promise<(CandidateRecord & { alertId: string; hitId: string })[]> {
+  watches: readonly { watchId: string; fromSeq: number }[],
+  toSeq: number,
+): Promise<AlertedChange[]> {
+  if (watches.length === 0) return [];
   return db.query(
-    `SELECT a.id AS "alertId", h.id AS "hitId", NULL AS "removedAt", ${RECORD_COLUMNS}
-       FROM hits h
+    `WITH w AS (SELECT * FROM unnest($1::text[], $2::int8[]) AS w(watch_id, from_seq))
+     SELECT h.watch_id AS "watchId", a.id AS "alertId", h.id AS "hitId", NULL AS "removedAt",
+            ${RECORD_COLUMNS}
+       FROM w
+       JOIN hits h ON h.watch_id = w.watch_id AND h.source_code = $3
        JOIN alerts a ON a.hit_id = h.id
        JOIN marks m ON m.source_code = h.source_code AND m.external_id = h.external_id
-      WHERE h.watch_id = $1 AND h.source_code = $2
-        AND m.change_seq > $3 AND m.change_seq <= $4
+      WHERE m.change_seq > w.from_seq AND m.change_seq <= $4
         AND (h.removed_at IS NOT NULL
           OR (h.display_name, h.owner_name, h.owner_country_code, h.jurisdiction, h.filed_at,
               h.registered_at, h.expires_at, h.published_at, h.status, h.live, h.classes,
@@ -75,18 +83,19 @@ export async function changedRecordsBehindAlerts(
               m.registered_at, m.expires_at, m.published_at, m.status, m.live, m.classes,
               m.raw_payload))
      UNION ALL
-     SELECT a.id, h.id, iso_ms(r.removed_at), ${RECORD_COLUMNS}
-       FROM mark_removals r
+     SELECT h.watch_id, a.id, h.id, iso_ms(r.removed_at), ${RECORD_COLUMNS}
+       FROM w
+       JOIN mark_removals r ON r.source_code = $3 AND r.change_seq > w.from_seq
+                           AND r.change_seq <= $4
        CROSS JOIN LATERAL jsonb_populate_record(NULL::marks, r.record) m
-       JOIN hits h ON h.watch_id = $1 AND h.source_code = r.source_code
+       JOIN hits h ON h.watch_id = w.watch_id AND h.source_code = r.source_code
                   AND h.external_id = r.external_id
        JOIN alerts a ON a.hit_id = h.id
-      WHERE r.source_code = $2 AND r.change_seq > $3 AND r.change_seq <= $4
-        AND h.removed_at IS DISTINCT FROM r.removed_at
+      WHERE h.removed_at IS DISTINCT FROM r.removed_at
         AND NOT EXISTS (SELECT 1 FROM marks x
                          WHERE x.source_code = r.source_code AND x.external_id = r.external_id)
-      ORDER BY 1`,
-    [watchId, MIRROR_SOURCE, range.fromSeq, range.toSeq],
+      ORDER BY 1, 2`,
+    [watches.map((w) => w.watchId), watches.map((w) => w.fromSeq), MIRROR_SOURCE, toSeq],
   );
 }
 

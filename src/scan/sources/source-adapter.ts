@@ -1,7 +1,13 @@
 import type { Db, Queryable } from '../../data/db.ts';
 import type { NewHit } from '../../data/repositories/alerts.ts';
-import type { CandidateRecord, SeqRange } from '../../data/repositories/mirror-candidates.ts';
+import type {
+  AlertedChange,
+  CandidateRecord,
+  SeqRange,
+} from '../../data/repositories/mirror-candidates.ts';
 import type { PreparedWatch } from '../../matching/decide.ts';
+
+export type { AlertedChange };
 
 /**
  * An upstream source a watch is scanned against. The adapter finds candidates cheaply (indexes,
@@ -15,13 +21,14 @@ export interface SourceAdapter {
   /** The record with this source id, if any (logoSt13 lookups). */
   findByExternalId(db: Queryable, externalId: string): Promise<CandidateRecord | null>;
   /**
-   * The records changed in `range` that are behind alerts of the watch and no longer what their
-   * hits show: their alerts are assessed again (domain/alerts/reassess.ts).
+   * For each of `watches`, the records changed in (its `fromSeq`, `toSeq`] that are behind alerts
+   * of the watch and no longer what their hits show: their alerts are assessed again
+   * (domain/alerts/reassess.ts). One call for a claimed batch of watches.
    */
   findAlertedChanges(
     db: Queryable,
-    watchId: string,
-    range: SeqRange,
-  ): Promise<(CandidateRecord & { alertId: string; hitId: string })[]>;
+    watches: readonly { watchId: string; fromSeq: number }[],
+    toSeq: number,
+  ): Promise<AlertedChange[]>;
   toHit(record: CandidateRecord): Omit<NewHit, 'id' | 'watchId' | 'opposition'>;
 }
