@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Db } from '../../src/data/db.ts';
+import { deleteMarks, highestChangeSeq } from '../../src/data/repositories/marks.ts';
 import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alerts/assessment.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { createWatchService } from '../../src/domain/watches.ts';
+import { MIRROR_SOURCE } from '../../src/register/sources.ts';
 import type { Scanner } from '../../src/scan/scanner.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { factories, principalFor } from '../helpers/factories.ts';
@@ -390,6 +392,8 @@ describe('scans', () => {
       'UPDATE watches SET scanned_seq = (SELECT max(change_seq) FROM marks) WHERE id = $1',
       [watchIds[2]],
     );
+    // A later record, so that the third watch's range is not empty: it starts after the change.
+    await importRecords(db, [makeRecord()]);
     let reads = 0;
     const counting: Db = {
       ...db,
@@ -401,5 +405,40 @@ describe('scans', () => {
     await testScanner(counting).scan({ watchIds });
     assert.deepEqual(await severities(), ['low', 'low', 'high']);
     assert.equal(reads, 1, 'the changed records behind the alerts of the batch: one statement');
+  });
+
+  it('watches scanned in one batch: each marks removed the hits whose records the office deleted in its own range', async () => {
+    const record = makeRecord({ markText: 'VELMORANT' });
+    await importRecords(db, [record]);
+    const make = factories(db);
+    const { principal: other } = await make.makeOwner({ tier: 'team' });
+    const watchIds = [
+      (await make.makeWatch(principal, { name: 'Velmorant' })).id,
+      (await make.makeWatch(other, { name: 'Velmorant' })).id,
+      (await make.makeWatch(other, { name: 'Velmorant', designations: ['EU'] })).id,
+    ];
+    await scanner.scan({ watchIds });
+
+    // The office deletes the record (mark_removals keeps it); the third watch has already
+    // scanned past the deletion (its range starts after it, up to a later record), so its hit is
+    // left as it is.
+    await db.transaction((tx) =>
+      deleteMarks(tx, MIRROR_SOURCE, [{ externalId: record.externalId, asOf: null }]),
+    );
+    await db.query('UPDATE watches SET scanned_seq = $1 WHERE id = $2', [
+      await highestChangeSeq(db),
+      watchIds[2],
+    ]);
+    await importRecords(db, [makeRecord()]);
+    await scanner.scan({ watchIds });
+    const removed = await db.query<{ removed: boolean }>(
+      `SELECT removed_at IS NOT NULL AS removed FROM hits
+        WHERE watch_id = ANY($1::text[]) ORDER BY array_position($1::text[], watch_id)`,
+      [watchIds],
+    );
+    assert.deepEqual(
+      removed.map((h) => h.removed),
+      [true, true, false],
+    );
   });
 });
