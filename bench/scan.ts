@@ -46,6 +46,10 @@
 //   BENCH_INITIAL               0: the first import is an ordinary one, not `marks import
 //                               --initial` (default 1: the indexes built after the load)
 //   BENCH_DOCS                  0: do not write docs/benchmarks.md
+//   BENCH_STANDBY_URL           a hot standby of the PostgreSQL server (streaming from it; the
+//                               database name in the URL is replaced by the run's): the full scan
+//                               is also measured reading the mirror from it, against the primary,
+//                               on BENCH_STANDBY_WATCHES watches (default 200; lib/standby.ts)
 //   BENCH_WORK_DIR              where the register files and PGlite's database are written, in a
 //                               directory of their own removed at the end (default: the system's
 //                               temporary directory; 10M records make a ~2.3 GB file)
@@ -99,6 +103,7 @@ import {
   writeRegisterFile,
 } from './lib/register.ts';
 import { machineDescription, type ResultRow, resultsTable } from './lib/report.ts';
+import { standbyAgainstPrimary, standbyDatabaseUrl } from './lib/standby.ts';
 import { fmt, mean, pct, quantile, sum } from './lib/stats.ts';
 import {
   isBrandLike,
@@ -142,6 +147,8 @@ const settings = {
   explain: process.env.BENCH_EXPLAIN !== '0',
   docs: process.env.BENCH_DOCS !== '0',
   initial: process.env.BENCH_INITIAL !== '0',
+  standbyUrl: process.env.BENCH_STANDBY_URL || null,
+  standbyWatches: envNumber('BENCH_STANDBY_WATCHES', 200),
 };
 for (const b of settings.backends) {
   if (b !== 'postgres' && b !== 'pglite') throw new Error(`BENCH_BACKENDS: unknown backend ${b}`);
@@ -319,6 +326,8 @@ type OpenedBackend = {
   pgliteDir: string | null;
   /** The server processes serving the scratch database; null for PGlite or a remote server. */
   backendPids: (() => Promise<number[]>) | null;
+  /** The scratch database's name on the server; null for PGlite. */
+  name: string | null;
 };
 
 async function openBackend(backend: Backend): Promise<OpenedBackend> {
@@ -327,7 +336,7 @@ async function openBackend(backend: Backend): Promise<OpenedBackend> {
     const db = await openDb({ dataDir: dir });
     onCleanup(() => db.close());
     await migrateDatabase(db);
-    return { db, pgliteDir: dir, backendPids: null };
+    return { db, pgliteDir: dir, backendPids: null, name: null };
   }
   const admin = connectPostgres(settings.serverUrl, { max: 1, onnotice: () => {} });
   const name = `tmw_bench_scan_${randomBytes(6).toString('hex')}`;
@@ -353,7 +362,7 @@ async function openBackend(backend: Backend): Promise<OpenedBackend> {
         name,
       )
     : null;
-  return { db, pgliteDir: null, backendPids };
+  return { db, pgliteDir: null, backendPids, name };
 }
 
 /** What "the rest" of the database size is: its largest tables, and PGlite's WAL. */
@@ -500,7 +509,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
   const file = join(workDir, `${backend}-register.jsonl`);
   const localServer = isLocalServer(settings.serverUrl);
   step = phase(`open the ${backend} database and migrate`);
-  const { db, pgliteDir, backendPids } = await openBackend(backend);
+  const { db, pgliteDir, backendPids, name: databaseName } = await openBackend(backend);
   step.done();
   const serverSettings = await readRunSettings(db, backend);
   log(
@@ -706,6 +715,23 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
           .join('; ')}`,
   );
   step.done();
+
+  // 2b. The same full scans reading the mirror from a hot standby, against the primary.
+  if (settings.standbyUrl !== null && databaseName !== null && settings.standbyWatches > 0) {
+    const standbySpecs = fullSpecs.slice(0, settings.standbyWatches);
+    step = phase(
+      `full scans of ${fmt(standbySpecs.length, 0)} watches through the standby and the primary, in turn`,
+    );
+    const compared = await standbyAgainstPrimary({
+      db,
+      standbyUrl: standbyDatabaseUrl(settings.standbyUrl, databaseName),
+      ownerId,
+      specs: standbySpecs,
+      logger,
+    });
+    step.done();
+    for (const [metric, value] of compared) row(metric, value);
+  }
 
   // 3. Baselines on a sample of the same watches and their planted variants.
   const sizes = baselines[backend];

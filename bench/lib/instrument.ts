@@ -30,7 +30,13 @@ const LEASE_CHECK = /SELECT lease_owner\b[^;]*FROM watches WHERE id = \$1 FOR UP
 /** A scan that found nothing records its run and bookkeeping in one statement (watch id: $2). */
 const EMPTY_SCAN = /^WITH\b[\s\S]*?\bdone AS \(\s*UPDATE watches SET/;
 
-export type InstrumentedDb = { db: Db; timings: WatchTiming[]; reset: () => void };
+export type InstrumentedDb = {
+  db: Db;
+  /** `other` timed into the same scans as `db` (see view below). */
+  view: (other: Db) => Db;
+  timings: WatchTiming[];
+  reset: () => void;
+};
 
 export function instrument(inner: Db): InstrumentedDb {
   const timings: WatchTiming[] = [];
@@ -91,45 +97,54 @@ export function instrument(inner: Db): InstrumentedDb {
       runner.copyFrom(target, data),
   });
 
-  const root = wrap(inner, { watchId: null }, true);
-  const db: Db = {
-    kind: inner.kind,
-    query: root.query,
-    queryBytes: root.queryBytes,
-    exec: root.exec,
-    copyFrom: root.copyFrom,
-    ping: () => inner.ping(),
-    // Scans run without a statement deadline; a view with one would bypass the timing.
-    withStatementTimeout: () => db,
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const state = { watchId: null as string | null };
-      const t0 = now();
-      const isCandidateTx = { value: false };
-      const result = await inner.transaction((tx) => {
-        const wrapped = wrap(tx, state);
-        return fn({
-          async query<R>(text: string, params?: readonly unknown[]) {
-            if (CANDIDATE_QUERY.test(text)) isCandidateTx.value = true;
-            return wrapped.query<R>(text, params);
-          },
-          queryBytes: wrapped.queryBytes,
-          exec: wrapped.exec,
-          copyFrom: wrapped.copyFrom,
+  /**
+   * A Db over `runner` that times its statements into the same scans: the scanner's own database,
+   * or where a scan reads the mirror from (a standby, through the scanner's `reads`).
+   */
+  const view = (runner: Db): Db => {
+    const root = wrap(runner, { watchId: null }, true);
+    const db: Db = {
+      kind: runner.kind,
+      query: root.query,
+      queryBytes: root.queryBytes,
+      exec: root.exec,
+      copyFrom: root.copyFrom,
+      ping: () => runner.ping(),
+      // Scans run without a statement deadline; a view with one would bypass the timing.
+      withStatementTimeout: () => db,
+      async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+        const state = { watchId: null as string | null };
+        const t0 = now();
+        const isCandidateTx = { value: false };
+        const result = await runner.transaction((tx) => {
+          const wrapped = wrap(tx, state);
+          return fn({
+            async query<R>(text: string, params?: readonly unknown[]) {
+              if (CANDIDATE_QUERY.test(text)) isCandidateTx.value = true;
+              return wrapped.query<R>(text, params);
+            },
+            queryBytes: wrapped.queryBytes,
+            exec: wrapped.exec,
+            copyFrom: wrapped.copyFrom,
+          });
         });
-      });
-      const t1 = now();
-      // The candidate query's own transaction (set_config + query): count all of it.
-      if (isCandidateTx.value && open !== null) {
-        // The query time was already added; add the transaction overhead around it.
-        open.candidateMs = Math.max(open.candidateMs, t1 - t0);
-      }
-      if (state.watchId !== null) recordTiming(state.watchId, t1, t1 - t0);
-      return result;
-    },
-    close: () => inner.close(),
+        const t1 = now();
+        // The candidate query's own transaction (set_config + query): count all of it.
+        if (isCandidateTx.value && open !== null) {
+          // The query time was already added; add the transaction overhead around it.
+          open.candidateMs = Math.max(open.candidateMs, t1 - t0);
+        }
+        if (state.watchId !== null) recordTiming(state.watchId, t1, t1 - t0);
+        return result;
+      },
+      close: () => runner.close(),
+    };
+    return db;
   };
+  const db = view(inner);
   return {
     db,
+    view,
     timings,
     reset() {
       timings.length = 0;

@@ -70,3 +70,16 @@ export async function pairsWithHits(db: Db, externalIds: readonly string[]): Pro
   }
   return found;
 }
+
+/** The external ids each of these watches has a hit on, sorted and joined, by watch id. */
+export async function hitsByWatch(
+  db: Db,
+  watchIds: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await db.query<{ watch_id: string; ids: string }>(
+    `SELECT watch_id, string_agg(external_id, ' ' ORDER BY external_id) AS ids
+       FROM hits WHERE watch_id = ANY($1::text[]) GROUP BY watch_id`,
+    [watchIds],
+  );
+  return new Map(rows.map((r) => [r.watch_id, r.ids]));
+}

@@ -47,7 +47,7 @@ export type ScannerOptions = {
 
 export type ScanTotals = { watchesScanned: number; hitsCreated: number; alertsCreated: number };
 
-const CLAIM_BATCH = 25;
+export const CLAIM_BATCH = 25;
 
 /** Claims, scans and commits watches; shared by `tmwatch scan`, `tmwatch worker` and `serve`. */
 export function createScanner(options: ScannerOptions) {
