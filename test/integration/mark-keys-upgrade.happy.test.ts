@@ -290,12 +290,16 @@ describe('migration 036: a mirror indexed by 035 keeps its candidates', () => {
     );
     for (const keys of ['mark_key_hashes(tokens) &&', 'mark_key_hashes(sound_codes) &&']) {
       assert.ok(
-        conditions.some(
-          (c) => c.includes(keys) && c.includes('class_keys &&') && c.includes('coverage_keys &&'),
-        ),
-        `${keys} with the class and territory keys in one search of mark_keys_idx: ${conditions.join(' | ')}`,
+        conditions.some((c) => c.includes(keys)),
+        `${keys} searched in mark_keys_idx: ${conditions.join(' | ')}`,
       );
     }
+    // The class and territory keys are tested on the key rows found (onRows), not intersected
+    // inside the index: their posting lists hold a large share of the register.
+    assert.ok(
+      conditions.every((c) => !c.includes('class_keys') && !c.includes('coverage_keys')),
+      `no class or territory keys in a search of mark_keys_idx: ${conditions.join(' | ')}`,
+    );
     assert.deepEqual(await candidates(), expected);
 
     // Written after the upgrade: by the importer, and by a re-key.
