@@ -365,16 +365,21 @@ describe('scans', () => {
     for (const { seq, top } of scanned) assert.equal(Number(seq), Number(top));
   });
 
-  it('watches scanned in one batch: each reassesses the alerts whose records changed in its own range, all read in one statement', async () => {
-    const record = makeRecord({ markText: 'VELMORANT', status: 'published' });
-    await importRecords(db, [record]);
+  /** Three watches of VELMORANT for one batch: two owners, the third on the EU as well. */
+  const threeVelmorantWatches = async (): Promise<string[]> => {
     const make = factories(db);
     const { principal: other } = await make.makeOwner({ tier: 'team' });
-    const watchIds = [
+    return [
       (await make.makeWatch(principal, { name: 'Velmorant' })).id,
       (await make.makeWatch(other, { name: 'Velmorant' })).id,
       (await make.makeWatch(other, { name: 'Velmorant', designations: ['EU'] })).id,
     ];
+  };
+
+  it('watches scanned in one batch: each reassesses the alerts whose records changed in its own range, all read in one statement', async () => {
+    const record = makeRecord({ markText: 'VELMORANT', status: 'published' });
+    await importRecords(db, [record]);
+    const watchIds = await threeVelmorantWatches();
     await scanner.scan({ watchIds });
     const severities = async () =>
       (
@@ -410,13 +415,7 @@ describe('scans', () => {
   it('watches scanned in one batch: each marks removed the hits whose records the office deleted in its own range', async () => {
     const record = makeRecord({ markText: 'VELMORANT' });
     await importRecords(db, [record]);
-    const make = factories(db);
-    const { principal: other } = await make.makeOwner({ tier: 'team' });
-    const watchIds = [
-      (await make.makeWatch(principal, { name: 'Velmorant' })).id,
-      (await make.makeWatch(other, { name: 'Velmorant' })).id,
-      (await make.makeWatch(other, { name: 'Velmorant', designations: ['EU'] })).id,
-    ];
+    const watchIds = await threeVelmorantWatches();
     await scanner.scan({ watchIds });
 
     // The office deletes the record (mark_removals keeps it); the third watch has already
