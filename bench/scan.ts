@@ -79,6 +79,7 @@ import {
   plainTrigram,
 } from './lib/baselines.ts';
 import { onCleanup, runCleanups } from './lib/cleanups.ts';
+import { databaseCpu, nodeCpuMs } from './lib/cpu.ts';
 import {
   bytesText,
   type DatabaseSize,
@@ -918,9 +919,13 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     tenths('incremental run', allIds.length, 'watches'),
   );
   const incSampler = sampleMemory(backendPids);
+  const incServerCpu = databaseCpu(db, localServer);
+  const incCpu0 = { node: nodeCpuMs(), server: await incServerCpu.sample() };
   t0 = performance.now();
   const incTotals = await incScanner.scan({ watchIds: allIds }).finally(stopIncProgress);
   const incMs = performance.now() - t0;
+  const incNodeCpuMs = nodeCpuMs() - incCpu0.node;
+  const incServerCpuMs = await incServerCpu.sample();
   const incMemory = await incSampler.stop();
   step.done();
   const modes = await db.query<{ mode: string; n: number; failed: number }>(
@@ -932,12 +937,27 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     `SELECT candidates_examined AS candidates FROM scan_runs WHERE started_at >= $1`,
     [before],
   );
+  /** CPU of both sides, and the statements the scans waited on longest (countScans). */
+  const incrementalProfile = (): string => {
+    const serverCpu =
+      incServerCpuMs === null || incCpu0.server === null
+        ? 'not read (the server is not on this machine)'
+        : seconds(incServerCpuMs - incCpu0.server);
+    const statements = counted.statements();
+    const summed = sum(statements.filter((t) => !t.label.startsWith('(')).map((t) => t.ms));
+    const top = statements
+      .slice(0, 6)
+      .map((t) => `${t.label} ${fmt(t.n, 0)}× ${seconds(t.ms)}`)
+      .join('; ');
+    return `CPU: this process ${seconds(incNodeCpuMs)}, PostgreSQL backends ${serverCpu}; statements, their times summed over the ${concurrency} concurrent scans: ${seconds(summed)} in all, the longest: ${top}`;
+  };
   row(
     `incremental run of ${fmt(allIds.length, 0)} watches (concurrency ${concurrency})`,
     `${seconds(incMs)} (${fmt(incMs / allIds.length, 2)} ms per watch; runs ${modes.map((m) => `${m.mode} ${m.n}${m.failed ? `, ${m.failed} failed` : ''}`).join(', ')}; ${fmt(sum(incRuns.map((r) => r.candidates)), 0)} candidates)`,
     targeted ? `≤ ${TARGETS.incrementalSeconds} s` : '',
     targeted ? incMs <= TARGETS.incrementalSeconds * 1000 : null,
   );
+  row('incremental run: where the time goes', incrementalProfile());
   const freshHits = await pairsWithHits(
     db,
     fresh.planted.map((p) => p.externalId),

@@ -154,21 +154,52 @@ export function instrument(inner: Db): InstrumentedDb {
   };
 }
 
+/** Summed time and count of one kind of statement (statementLabel). */
+export type StatementTally = { label: string; n: number; ms: number };
+
+/**
+ * A statement's kind for the tallies: its text with whitespace collapsed, cut after 60
+ * characters (the scanner's statements differ in their first words), parameters aside.
+ */
+export function statementLabel(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat;
+}
+
 /**
  * Counts the watches a scanner has finished, at any concurrency (instrument() assumes one scan at
  * a time): a watch is done when the transaction that recorded its result, the one that locks its
- * row, commits, or the one statement that records a scan that found nothing. For progress lines
- * only; it adds no statement.
+ * row, commits, or the one statement that records a scan that found nothing. It adds no
+ * statement. It also sums the time of each kind of statement and of the transactions that record
+ * a scan's result, commit included (`statements`): with several scans at once the sums overlap
+ * and exceed the wall time, but their shares say which statements the run waited on.
  */
-export function countScans(inner: Db): { db: Db; scanned: () => number } {
+export function countScans(inner: Db): {
+  db: Db;
+  scanned: () => number;
+  statements: () => StatementTally[];
+} {
   let scanned = 0;
+  const tallies = new Map<string, StatementTally>();
+  const tally = (label: string, ms: number) => {
+    const t = tallies.get(label) ?? { label, n: 0, ms: 0 };
+    t.n++;
+    t.ms += ms;
+    tallies.set(label, t);
+  };
+  const timed = async <R>(runner: Queryable, text: string, params?: readonly unknown[]) => {
+    const t0 = performance.now();
+    const rows = await runner.query<R>(text, params);
+    tally(statementLabel(text), performance.now() - t0);
+    return rows;
+  };
   const db: Db = {
     kind: inner.kind,
     ping: () => inner.ping(),
     // Scans run without a statement deadline; a view with one would bypass the timing.
     withStatementTimeout: () => db,
     async query<R>(text: string, params?: readonly unknown[]) {
-      const rows = await inner.query<R>(text, params);
+      const rows = await timed<R>(inner, text, params);
       if (EMPTY_SCAN.test(text)) scanned++;
       return rows;
     },
@@ -177,21 +208,32 @@ export function countScans(inner: Db): { db: Db; scanned: () => number } {
     copyFrom: (target, data) => inner.copyFrom(target, data),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       let recordsScan = false;
+      const t0 = performance.now();
       const result = await inner.transaction((tx) =>
         fn({
           query<R>(text: string, params?: readonly unknown[]) {
             if (LEASE_CHECK.test(text)) recordsScan = true;
-            return tx.query<R>(text, params);
+            return timed<R>(tx, text, params);
           },
           queryBytes: (text, params) => tx.queryBytes(text, params),
           exec: (script) => tx.exec(script),
           copyFrom: (target, data) => tx.copyFrom(target, data),
         }),
       );
-      if (recordsScan) scanned++;
+      if (recordsScan) {
+        scanned++;
+        tally(
+          "(the transaction recording a scan's result, commit included)",
+          performance.now() - t0,
+        );
+      }
       return result;
     },
     close: () => inner.close(),
   };
-  return { db, scanned: () => scanned };
+  return {
+    db,
+    scanned: () => scanned,
+    statements: () => [...tallies.values()].sort((a, b) => b.ms - a.ms),
+  };
 }
