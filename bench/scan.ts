@@ -1,7 +1,8 @@
 // `npm run bench:scan`: the register mirror and the scanner on a realistic synthetic register, on
 // PostgreSQL (1,000,000 records) and on PGlite (200,000). It measures the import rate through the
 // real importer, a full scan of 1,000 watches through the real scanner (per-watch p50/p99), an
-// incremental run of 10,000 watches after a 50,000-record import, and in the same run two
+// incremental run of 10,000 watches after a 50,000-record import (with where its time goes: the
+// CPU of both sides, the event loop's delay and the statements it waited on), and in the same run two
 // baselines on a sample of the watches: the plain pg_trgm query and a naive scorer that decides
 // every record in JS. Recall is measured on variants of the watched names (every variant kind of
 // docs/matching.md) planted in the register. It also reports the database's size on disk after
