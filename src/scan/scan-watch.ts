@@ -81,7 +81,7 @@ const scanFromSeq = (watch: ClaimedWatch): number => (watch.needsFullScan ? 0 : 
 async function sourceStates(
   deps: ScanDeps,
   codes: readonly string[],
-  batch?: BatchReads,
+  batchSeqs?: ReadonlyMap<string, number>,
 ): Promise<SourceState[]> {
   const states: SourceState[] = [];
   for (const code of codes) {
@@ -89,7 +89,7 @@ async function sourceStates(
     if (!source) throw new Error(`no adapter for source ${code}`);
     // Read where the candidates are read: on a standby, the highest sequence it has replayed, so
     // that the scan's bookkeeping never passes a record the standby does not hold yet.
-    states.push({ source, seq: batch?.seqs.get(code) ?? (await source.currentSeq(deps.readDb)) });
+    states.push({ source, seq: batchSeqs?.get(code) ?? (await source.currentSeq(deps.readDb)) });
   }
   return states;
 }
@@ -116,7 +116,23 @@ export async function readBatch(
     const [state] = await sourceStates(deps, [code]);
     if (state) seqs.set(code, state.seq);
   }
-  const mailings = await ownerMailings(deps.db, [...new Set(watches.map((w) => w.ownerId))]);
+  // The reads below depend on the sequences only, not on each other: they go out together, so
+  // that the batch's scans wait for the longest of them rather than for their sum (each grows
+  // with the register once its pages no longer stay in memory).
+  const [mailings, alertedChanges] = await Promise.all([
+    ownerMailings(deps.db, [...new Set(watches.map((w) => w.ownerId))]),
+    alertedChangesOf(deps, watches, seqs),
+    brandWordStats(deps, watches, seqs),
+  ]);
+  return { seqs, mailings, alertedChanges };
+}
+
+/** Per source, per watch: the records behind the watches' alerts changed in their ranges. */
+async function alertedChangesOf(
+  deps: ScanDeps,
+  watches: readonly ClaimedWatch[],
+  seqs: ReadonlyMap<string, number>,
+): Promise<Map<string, Map<string, AlertedChange[]>>> {
   const alertedChanges = new Map<string, Map<string, AlertedChange[]>>();
   for (const [code, seq] of seqs) {
     const source = deps.sources.get(code);
@@ -130,7 +146,15 @@ export async function readBatch(
     }
     alertedChanges.set(code, byWatch);
   }
-  const batch = { seqs, mailings, alertedChanges };
+  return alertedChanges;
+}
+
+/** Reads the register's counts of the watches' brand words into the cache, per set of sources. */
+async function brandWordStats(
+  deps: ScanDeps,
+  watches: readonly ClaimedWatch[],
+  seqs: ReadonlyMap<string, number>,
+): Promise<void> {
   const bySources = new Map<string, string[]>();
   for (const w of watches) {
     const codes = w.sources.join(',');
@@ -139,10 +163,9 @@ export async function readBatch(
     words.push(...statsWordsOf(w.name));
   }
   for (const [codes, words] of bySources) {
-    const states = await sourceStates(deps, codes === '' ? [] : codes.split(','), batch);
+    const states = await sourceStates(deps, codes === '' ? [] : codes.split(','), seqs);
     await deps.wordStats.statsFor(deps.readDb, wordStatsKey(states), words);
   }
-  return batch;
 }
 
 /** The lease ran out and another worker took the watch over: this worker's result is dropped. */
@@ -173,7 +196,7 @@ async function searchWatch(
 ): Promise<Search> {
   // The sources' state first: it bounds the scan, and it names the mirror state whose word
   // counts the scan reads (they change only when the mirror does).
-  const sources = await sourceStates(deps, watch.sources, batch);
+  const sources = await sourceStates(deps, watch.sources, batch?.seqs);
   const statsKey = wordStatsKey(sources);
   // How common the brand's words are in the register decides which of them are distinctive.
   const brandWords = analyzeMark(watch.name).words;

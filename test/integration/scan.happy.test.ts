@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Db } from '../../src/data/db.ts';
 import { deleteMarks, highestChangeSeq } from '../../src/data/repositories/marks.ts';
 import { CLASSES_NOT_PUBLISHED } from '../../src/domain/alerts/assessment.ts';
@@ -410,6 +411,41 @@ describe('scans', () => {
     await testScanner(counting).scan({ watchIds });
     assert.deepEqual(await severities(), ['low', 'low', 'high']);
     assert.equal(reads, 1, 'the changed records behind the alerts of the batch: one statement');
+  });
+
+  it('watches scanned in one batch: their word counts and the changed records behind their alerts are read together, not one after the other', async () => {
+    await importRecords(db, [makeRecord({ markText: 'VELMORANT', status: 'published' })]);
+    const watchIds = await threeVelmorantWatches();
+    await scanner.scan({ watchIds });
+    await importRecords(db, [makeRecord()]);
+    // Each of the two reads waits for the other to start (2 s at most): read one after the
+    // other, they never overlap.
+    const batchRead = /FROM mark_words|WITH w AS \(SELECT \* FROM unnest/;
+    let inFlight = 0;
+    let overlapped = false;
+    let bothStarted = () => {};
+    const both = new Promise<void>((resolve) => {
+      bothStarted = resolve;
+    });
+    const holding: Db = {
+      ...db,
+      query: async (text, params) => {
+        if (!batchRead.test(text) || overlapped) return db.query(text, params);
+        inFlight++;
+        if (inFlight >= 2) {
+          overlapped = true;
+          bothStarted();
+        }
+        await Promise.race([both, delay(2000)]);
+        try {
+          return await db.query(text, params);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    await testScanner(holding).scan({ watchIds });
+    assert.ok(overlapped, 'the two batch reads were in flight at the same time');
   });
 
   it('watches scanned in one batch: each marks removed the hits whose records the office deleted in its own range', async () => {
