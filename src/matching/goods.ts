@@ -20,6 +20,12 @@ export interface GoodsSide {
   name: string;
   /** Words (upper case, whole words or their plurals) that put a goods text on this side. */
   terms: readonly string[];
+  /**
+   * The class that held these goods before the Nice Classification moved them, with the words or
+   * phrases of a goods text there that show them: a record of that time keeps its old class, and
+   * only its text tells these goods from the class's others. Without such a text it never meets.
+   */
+  former?: { niceClass: number; terms: readonly string[]; until: string };
 }
 
 export interface ClassRelation {
@@ -124,6 +130,16 @@ const RESTAURANT: GoodsSide = {
   niceClass: 43,
   name: 'restaurant services',
   terms: ['RESTAURANT', 'CAFE', 'CAFETERIA', 'BAR', 'CATERING', 'FOOD', 'DRINK', 'PUB', 'BREWPUB'],
+  // Until the 8th edition of the Nice Classification (in force 1 January 2002) class 42 held
+  // "providing of food and drink" with temporary accommodation, legal, scientific and computer
+  // services; registrations of that time keep class 42 (In re Opus One Inc., 60 USPQ2d 1812 (TTAB
+  // 2001) compared wine with class 42 restaurant services). Class 42 now holds food testing and
+  // food technology, so the words here name the services, not food alone.
+  former: {
+    niceClass: 42,
+    terms: ['RESTAURANT', 'CAFE', 'CAFETERIA', 'CATERING', 'PUB', 'BREWPUB', 'FOOD AND DRINK'],
+    until: '2002',
+  },
 };
 /** Clothing: the words of the class 25 heading and its common goods (underwear and hosiery too). */
 const CLOTHING: GoodsSide = {
@@ -364,24 +380,43 @@ export interface GoodsMeeting {
   /** The words of the record's goods text that show its side; empty when it has none. */
   terms: string[];
   source: string;
+  /**
+   * The year from which the record's class no longer holds these goods (they met by its goods
+   * text alone: a registration of that time keeps its old class); null in the goods' own class.
+   */
+  formerUntil: string | null;
 }
 
 const WORD = /[\p{L}-]+/gu;
 
-/** The terms of a side that a goods text holds (a term or its plural as a word). */
-function termsIn(text: string, side: GoodsSide): string[] {
-  const words = new Set((text.toUpperCase().match(WORD) ?? []).map((w) => w.replace(/S$/, '')));
-  return side.terms.filter((t) => words.has(t) || words.has(t.replace(/S$/, '')));
+/**
+ * The terms that a goods text holds: a one-word term as a word or its plural, a phrase as its
+ * words in a row (each word or its plural).
+ */
+function termsIn(text: string, terms: readonly string[]): string[] {
+  const words = (text.toUpperCase().match(WORD) ?? []).map((w) => w.replace(/S$/, ''));
+  const holds = (term: string): boolean => {
+    const parts = term.split(' ').map((t) => t.replace(/S$/, ''));
+    return words.some((_w, i) => parts.every((part, k) => words[i + k] === part));
+  };
+  return terms.filter(holds);
 }
 
-/** The classes related to any of `classes` (not themselves among them). */
+/**
+ * The classes related to any of `classes` (not themselves among them), with the former classes
+ * of the related goods (where a record meets by its goods text only): the classes a watch's
+ * candidates may come from.
+ */
 export function relatedClassesOf(classes: Iterable<number>): number[] {
   const own = new Set(classes);
   const out = new Set<number>();
   for (const r of CLASS_RELATIONS) {
-    const [a, b] = r.sides;
-    if (own.has(a.niceClass) && !own.has(b.niceClass)) out.add(b.niceClass);
-    if (own.has(b.niceClass) && !own.has(a.niceClass)) out.add(a.niceClass);
+    for (const [w, m] of [r.sides, [r.sides[1], r.sides[0]]] as const) {
+      if (!own.has(w.niceClass)) continue;
+      for (const c of [m.niceClass, m.former?.niceClass]) {
+        if (c !== undefined && !own.has(c)) out.add(c);
+      }
+    }
   }
   return [...out].sort((x, y) => x - y);
 }
@@ -391,27 +426,50 @@ export function relatedClassesOf(classes: Iterable<number>): number[] {
  * pair of a watch class and a record class. Where the record's office publishes its goods text for
  * that class, the text must hold a term of the pair's record side (a class 33 record for "wine"
  * meets a beer watch; one for "alcohol for industrial use" does not); where it publishes none, the
- * Nice class headings stand for the goods. Null when no pair relates them.
+ * Nice class headings stand for the goods. A record in a side's former class meets by its goods
+ * text alone (a class 42 record for "restaurant services" meets a wine watch; one for "computer
+ * programming", or with no text, does not). Null when no pair relates them.
  */
 export function goodsMeeting(
   watchClasses: ReadonlySet<number>,
   recordClasses: readonly number[],
   goods: readonly { niceClass: number; text: string }[] = [],
 ): GoodsMeeting | null {
+  const textsOf = (niceClass: number) =>
+    goods.filter((g) => g.niceClass === niceClass && g.text.trim() !== '');
   for (const r of CLASS_RELATIONS) {
     for (const [w, m] of [r.sides, [r.sides[1], r.sides[0]]] as const) {
-      if (!watchClasses.has(w.niceClass) || !recordClasses.includes(m.niceClass)) continue;
-      const texts = goods.filter((g) => g.niceClass === m.niceClass && g.text.trim() !== '');
-      const terms = [...new Set(texts.flatMap((g) => termsIn(g.text, m)))];
-      if (texts.length > 0 && terms.length === 0) continue;
-      return {
+      if (!watchClasses.has(w.niceClass)) continue;
+      const meeting = {
         watchClass: w.niceClass,
-        recordClass: m.niceClass,
         watchGoods: w.name,
-        recordGoods: texts.length > 0 ? m.name : (niceClassHeading(m.niceClass) ?? m.name),
         reason: r.reason,
-        terms,
         source: r.sources[0] as string,
+      };
+      if (recordClasses.includes(m.niceClass)) {
+        const texts = textsOf(m.niceClass);
+        const terms = [...new Set(texts.flatMap((g) => termsIn(g.text, m.terms)))];
+        if (texts.length > 0 && terms.length === 0) continue;
+        return {
+          ...meeting,
+          recordClass: m.niceClass,
+          recordGoods: texts.length > 0 ? m.name : (niceClassHeading(m.niceClass) ?? m.name),
+          terms,
+          formerUntil: null,
+        };
+      }
+      const former = m.former;
+      if (former === undefined || !recordClasses.includes(former.niceClass)) continue;
+      const terms = [
+        ...new Set(textsOf(former.niceClass).flatMap((g) => termsIn(g.text, former.terms))),
+      ];
+      if (terms.length === 0) continue;
+      return {
+        ...meeting,
+        recordClass: former.niceClass,
+        recordGoods: m.name,
+        terms,
+        formerUntil: former.until,
       };
     }
   }
@@ -424,5 +482,6 @@ export function meetingSentence(m: GoodsMeeting): string {
     m.terms.length > 0
       ? ` (the record's goods name ${m.terms.map((t) => t.toLowerCase()).join(', ')})`
       : ' (the source publishes no goods text for it: the class heading stands for them)';
-  return `No Nice class is shared, but the goods are related: ${m.watchGoods} (class ${m.watchClass}, watched) and ${m.recordGoods} (class ${m.recordClass}, this record)${named}, ${m.reason}. Found related in ${m.source}. A related class weighs less than the same class: the severity is at most medium unless the texts are the same.`;
+  const held = m.formerUntil === null ? '' : `, the class of these services until ${m.formerUntil}`;
+  return `No Nice class is shared, but the goods are related: ${m.watchGoods} (class ${m.watchClass}, watched) and ${m.recordGoods} (class ${m.recordClass}, this record${held})${named}, ${m.reason}. Found related in ${m.source}. A related class weighs less than the same class: the severity is at most medium unless the texts are the same.`;
 }

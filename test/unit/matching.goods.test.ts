@@ -20,7 +20,13 @@ import {
   raisedAt,
   type TextReason,
 } from '../../src/matching/decide.ts';
-import { CLASS_RELATIONS, goodsMeeting, relatedClassesOf } from '../../src/matching/goods.ts';
+import {
+  CLASS_RELATIONS,
+  type GoodsMeeting,
+  goodsMeeting,
+  meetingSentence,
+  relatedClassesOf,
+} from '../../src/matching/goods.ts';
 import { MODEL } from '../../src/matching/model.ts';
 import { matchKeys } from '../../src/matching/normalize.ts';
 import { assessSeverity } from '../../src/matching/severity.ts';
@@ -97,6 +103,33 @@ describe('related classes', () => {
     assert.match(heading?.recordGoods ?? '', /alcoholic beverages/i);
     assert.deepEqual(heading?.terms, []);
     assert.equal(goodsMeeting(new Set([9]), [13]), null);
+  });
+
+  it('meet in the class that held them before 2002 by the goods text alone', () => {
+    const wine = new Set([33]);
+    const food = new Set([30]);
+    const restaurant = goodsMeeting(wine, [42], [{ niceClass: 42, text: 'Restaurant services' }]);
+    assert.equal(restaurant?.recordGoods, 'restaurant services');
+    assert.equal(restaurant?.recordClass, 42);
+    assert.deepEqual(restaurant?.terms, ['RESTAURANT']);
+    assert.equal(restaurant?.formerUntil, '2002');
+    const heading = goodsMeeting(
+      food,
+      [42],
+      [{ niceClass: 42, text: 'Provision of food and drink' }],
+    );
+    assert.deepEqual(heading?.terms, ['FOOD AND DRINK']);
+    // Class 42 now: food testing is no restaurant, and a record without a text says nothing.
+    for (const text of ['Food testing and food technology research', 'Computer programming', '']) {
+      assert.equal(goodsMeeting(food, [42], [{ niceClass: 42, text }]), null, text);
+    }
+    assert.equal(goodsMeeting(wine, [42]), null);
+    assert.ok(relatedClassesOf([33]).includes(42), 'the candidates of a wine watch');
+    assert.ok(!relatedClassesOf([9]).includes(42));
+    assert.match(
+      meetingSentence(restaurant as GoodsMeeting),
+      /restaurant services \(class 42, this record, the class of these services until 2002\) \(the record's goods name restaurant\)/,
+    );
   });
 });
 
@@ -223,6 +256,18 @@ describe('a record in a related class', () => {
     ]);
     assert.deepEqual(matchCandidateIndex(index, watch('GASPARILLA', [32])).sort(), [1, 3]);
     assert.deepEqual(matchCandidateIndex(index, watch('GASPARILLA', [32], false)), [3]);
+  });
+
+  it('is found in the class that held its goods before 2002 when its goods text names them', () => {
+    const p = watch('GASPARILLA', [33]);
+    const in42 = (text: string) =>
+      decideConflictPrepared(p, record('GASPARILLO', [42], [{ niceClass: 42, text }]));
+    const restaurant = in42('Restaurant and bar services');
+    assert.equal(restaurant.conflict, true);
+    assert.ok(restaurant.reasons.some((r) => r.kind === 'related_goods'));
+    assert.equal(in42('Computer programming').conflict, false);
+    const index = buildCandidateIndex([indexRow(1, 'GASPARILLO', [42])]);
+    assert.deepEqual(matchCandidateIndex(index, p), [1]);
   });
 
   it('are searched by the keys of the rules the decision raises there only', () => {
