@@ -48,6 +48,46 @@ describe('the split of the decided cases', () => {
     assert.equal(new Set(cases.map((c) => c.id)).size, cases.length, 'ids are unique');
   });
 
+  it('is large and varied enough to measure generalization: 300+ pairs, a third across classes, a third not conflicts', () => {
+    const cases = readDecidedCases();
+    assert.ok(cases.length >= 300, `${cases.length} pairs`);
+    const crossing = cases.filter(crossesClasses).length;
+    assert.ok(crossing * 3 >= cases.length, `${crossing} of ${cases.length} cross classes`);
+    const negatives = cases.filter((c) => c.outcome === 'no_conflict').length;
+    assert.ok(negatives * 3 >= cases.length, `${negatives} of ${cases.length} not conflicts`);
+  });
+
+  it('gives every pair its citation, source, quote, outcome and shape, and classes from a stated origin', () => {
+    const shapes = new Set([
+      'identical',
+      'near_spelling',
+      'sound_alike',
+      'shared_word',
+      'brand_plus_word',
+      'fused_compound',
+      'pharma_name',
+      'other',
+    ]);
+    for (const c of readDecidedCases()) {
+      assert.match(c.id, /^[a-z0-9]+(-[a-z0-9]+)+$/, c.id);
+      for (const field of ['citation', 'tribunal', 'source', 'evidence'] as const)
+        assert.ok((c[field] ?? '').trim().length > 0, `${c.id}: ${field}`);
+      // A page's address, or a public repository's file that mirrors the page (github:owner/repo/path).
+      assert.match(c.source ?? '', /^(https?:\/\/|github:)\S/, `${c.id}: source`);
+      assert.ok(['conflict', 'no_conflict'].includes(c.outcome), `${c.id}: outcome`);
+      assert.ok(shapes.has(c.shape), `${c.id}: shape ${c.shape}`);
+      for (const mark of [c.earlier, c.later]) {
+        assert.ok(mark.text.trim().length > 0, `${c.id}: text`);
+        // Classes are either absent (with no origin) or taken from the decision or its goods.
+        if (mark.classes === null) assert.ok(mark.classesFrom == null, `${c.id}: classesFrom`);
+        else {
+          assert.ok(mark.classesFrom === 'decision' || mark.classesFrom === 'goods', c.id);
+          for (const n of mark.classes) assert.ok(Number.isInteger(n) && n >= 1 && n <= 45, c.id);
+        }
+      }
+    }
+  });
+
   it('compares a pair in its own classes; a mark without classes takes the other one', () => {
     assert.deepEqual(pairClasses(pair([32], [33]), [25]), [[32], [33]]);
     assert.deepEqual(pairClasses(pair(null, [5]), [25]), [[5], [5]]);
