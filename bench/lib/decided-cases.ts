@@ -22,6 +22,20 @@ export type DecidedMark = {
   classesFrom?: 'decision' | 'goods' | null;
 };
 
+/** The shapes a pair is filed under (test/fixtures/decided-cases/README.md, `shape`). */
+export const DECIDED_SHAPES = [
+  'identical',
+  'near_spelling',
+  'sound_alike',
+  'shared_word',
+  'brand_plus_word',
+  'fused_compound',
+  'pharma_name',
+  'other',
+] as const;
+
+export type DecidedShape = (typeof DECIDED_SHAPES)[number];
+
 export type DecidedCase = {
   id: string;
   citation: string;
@@ -30,7 +44,7 @@ export type DecidedCase = {
   earlier: DecidedMark;
   later: DecidedMark;
   outcome: 'conflict' | 'no_conflict';
-  shape: string;
+  shape: DecidedShape;
   source?: string;
   evidence?: string;
 };

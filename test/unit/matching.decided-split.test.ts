@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   crossesClasses,
+  DECIDED_SHAPES,
   type DecidedCase,
   pairClasses,
   partOf,
@@ -58,16 +59,7 @@ describe('the split of the decided cases', () => {
   });
 
   it('gives every pair its citation, source, quote, outcome and shape, and classes from a stated origin', () => {
-    const shapes = new Set([
-      'identical',
-      'near_spelling',
-      'sound_alike',
-      'shared_word',
-      'brand_plus_word',
-      'fused_compound',
-      'pharma_name',
-      'other',
-    ]);
+    const shapes = new Set<string>(DECIDED_SHAPES);
     for (const c of readDecidedCases()) {
       assert.match(c.id, /^[a-z0-9]+(-[a-z0-9]+)+$/, c.id);
       for (const field of ['citation', 'tribunal', 'source', 'evidence'] as const)
