@@ -25,8 +25,8 @@ The remaining p99 is the two-edit band of 8–11-character brands: at the rule's
 0.16) a few thousand records of nearby lengths share enough trigrams to be read and rechecked, and
 most of the slowest queries' time is reading those heap pages, which are not in shared_buffers
 (128 MB here; the table is 0.9 GB). Three full runs on the earlier Intel Xeon host gave p50/p99
-per watch of 15.8/93.2, 21.8/139.4 and 19.6/118.9 ms; on the AMD EPYC host of the run above the
-same queries take about half as long.
+per watch of 15.8/93.2, 21.8/139.4 and 19.6/118.9 ms; on the AMD EPYC host this machine now is
+the same queries took about half as long.
 
 Match keys version 2 (see Import below) moved the one-edit expansion to the watch side and sent a
 brand's ~380 one-edit texts as \`tokens\` keys. PostgreSQL's row estimate for \`tokens &&\` grows
@@ -101,9 +101,9 @@ target anyway.
 Import rate and hardware. On the Intel Xeon host of the earlier runs the full runs used 118–135 µs
 of CPU per record (Node 50–59, PostgreSQL 68–76), against 268 before this work (126 + 142), and
 measured 6,500–7,600 records/s: PostgreSQL alone capped the rate at ~13,000–15,000 records/s (one
-backend: the advisory lock serialises the batches). The run above is on the AMD EPYC host this
-machine now is, through the Unix-domain socket: 23 + 33 µs per record; two runs gave 20,128 and
-20,048 records/s with one batch in flight. The importer now stages the next batch (COPY into the
+backend: the advisory lock serialises the batches). On the AMD EPYC host this machine now is,
+through the Unix-domain socket and with the importer of that time (not \`--initial\`): 23 + 33 µs
+per record; two runs gave 20,128 and 20,048 records/s with one batch in flight. The importer now stages the next batch (COPY into the
 session's staging table, no lock) on a second connection while the previous one merges under the
 import lock; a batch merges only after the one before it committed, so file order still decides
 (\`src/mirror/import.ts\`): 20,048 → 25,378 records/s back to back. What would move it further: fewer
