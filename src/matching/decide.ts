@@ -298,7 +298,9 @@ export function findCandidate(
     });
   }
   const crossesClasses = classes === null && p.relatedClasses && text.length > 0;
-  const meeting = crossesClasses ? goodsMeeting(p.classes, record.classes, record.goods) : null;
+  const meeting = crossesClasses
+    ? goodsMeeting(p.classes, record.classes, record.goods, record.filedAt ?? null)
+    : null;
   if (meeting !== null) {
     reasons.push({
       kind: 'related_goods',

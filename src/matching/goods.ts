@@ -23,7 +23,8 @@ export interface GoodsSide {
   /**
    * The class that held these goods before the Nice Classification moved them, with the words or
    * phrases of a goods text there that show them: a record of that time keeps its old class, and
-   * only its text tells these goods from the class's others. Without such a text it never meets.
+   * only its text tells these goods from the class's others. Without such a text it never meets,
+   * nor when it was filed in or after the year `until` (the class then held them no more).
    */
   former?: { niceClass: number; terms: readonly string[]; until: string };
 }
@@ -385,6 +386,11 @@ export interface GoodsMeeting {
    * text alone: a registration of that time keeps its old class); null in the goods' own class.
    */
   formerUntil: string | null;
+  /**
+   * In the former class: the record's filing date (ISO), before `formerUntil`; null when its source
+   * gives none (the text alone then decides). Null in the goods' own class.
+   */
+  filedAt: string | null;
 }
 
 const WORD = /[\p{L}-]+/gu;
@@ -428,12 +434,15 @@ export function relatedClassesOf(classes: Iterable<number>): number[] {
  * meets a beer watch; one for "alcohol for industrial use" does not); where it publishes none, the
  * Nice class headings stand for the goods. A record in a side's former class meets by its goods
  * text alone (a class 42 record for "restaurant services" meets a wine watch; one for "computer
- * programming", or with no text, does not). Null when no pair relates them.
+ * programming", or with no text, does not), and only if it was filed before the class gave them
+ * up (`filedAt`, ISO, where the source gives it: a class 42 record filed in 2019 for "software for
+ * restaurants" is software). Null when no pair relates them.
  */
 export function goodsMeeting(
   watchClasses: ReadonlySet<number>,
   recordClasses: readonly number[],
   goods: readonly { niceClass: number; text: string }[] = [],
+  filedAt: string | null = null,
 ): GoodsMeeting | null {
   const textsOf = (niceClass: number) =>
     goods.filter((g) => g.niceClass === niceClass && g.text.trim() !== '');
@@ -456,10 +465,12 @@ export function goodsMeeting(
           recordGoods: texts.length > 0 ? m.name : (niceClassHeading(m.niceClass) ?? m.name),
           terms,
           formerUntil: null,
+          filedAt: null,
         };
       }
       const former = m.former;
       if (former === undefined || !recordClasses.includes(former.niceClass)) continue;
+      if (filedAt !== null && filedAt.slice(0, 10) >= `${former.until}-01-01`) continue;
       const terms = [
         ...new Set(textsOf(former.niceClass).flatMap((g) => termsIn(g.text, former.terms))),
       ];
@@ -470,6 +481,7 @@ export function goodsMeeting(
         recordGoods: m.name,
         terms,
         formerUntil: former.until,
+        filedAt: filedAt === null ? null : filedAt.slice(0, 10),
       };
     }
   }
@@ -482,6 +494,8 @@ export function meetingSentence(m: GoodsMeeting): string {
     m.terms.length > 0
       ? ` (the record's goods name ${m.terms.map((t) => t.toLowerCase()).join(', ')})`
       : ' (the source publishes no goods text for it: the class heading stands for them)';
-  const held = m.formerUntil === null ? '' : `, the class of these services until ${m.formerUntil}`;
+  const filed = m.filedAt === null ? 'the source gives no filing date' : `filed on ${m.filedAt}`;
+  const held =
+    m.formerUntil === null ? '' : `, the class of these services until ${m.formerUntil}; ${filed}`;
   return `No Nice class is shared, but the goods are related: ${m.watchGoods} (class ${m.watchClass}, watched) and ${m.recordGoods} (class ${m.recordClass}, this record${held})${named}, ${m.reason}. Found related in ${m.source}. A related class weighs less than the same class: the severity is at most medium unless the texts are the same.`;
 }

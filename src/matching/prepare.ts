@@ -123,6 +123,11 @@ export interface RecordInput extends CoverageRecord {
    * compares them with the watch's classes); empty or absent otherwise.
    */
   goods?: readonly { niceClass: number; text: string }[];
+  /**
+   * The filing date (ISO), where the source gives it: a record in a class that held other goods
+   * when it was filed meets them by that class (goods.ts, `former`) only if filed before the change.
+   */
+  filedAt?: string | null;
 }
 
 /** Keys of a watch for the SQL candidate query (see docs/matching.md, "Candidate query"). */

@@ -128,8 +128,47 @@ describe('related classes', () => {
     assert.ok(!relatedClassesOf([9]).includes(42));
     assert.match(
       meetingSentence(restaurant as GoodsMeeting),
-      /restaurant services \(class 42, this record, the class of these services until 2002\) \(the record's goods name restaurant\)/,
+      /restaurant services \(class 42, this record, the class of these services until 2002; the source gives no filing date\) \(the record's goods name restaurant\)/,
     );
+  });
+
+  it('meet in the former class only when the record was filed before it gave them up', () => {
+    const wine = new Set([33]);
+    const software = [{ niceClass: 42, text: 'Software as a service for restaurant management' }];
+    // Filed under the 8th edition or later: class 42 then held no restaurants, whatever its text.
+    for (const filedAt of ['2002-01-01T00:00:00.000Z', '2019-06-04T00:00:00.000Z']) {
+      assert.equal(goodsMeeting(wine, [42], software, filedAt), null, filedAt);
+    }
+    const old = goodsMeeting(
+      wine,
+      [42],
+      [{ niceClass: 42, text: 'Restaurant services' }],
+      '2001-12-31T00:00:00.000Z',
+    );
+    assert.equal(old?.filedAt, '2001-12-31');
+    assert.match(
+      meetingSentence(old as GoodsMeeting),
+      /\(class 42, this record, the class of these services until 2002; filed on 2001-12-31\)/,
+    );
+    // The goods' own class is not bound by a date.
+    const restaurant = goodsMeeting(
+      wine,
+      [43],
+      [{ niceClass: 43, text: 'Restaurant services' }],
+      '2019-06-04T00:00:00.000Z',
+    );
+    assert.equal(restaurant?.recordClass, 43);
+    assert.equal(restaurant?.filedAt, null);
+    // The decision reads the record's filing date.
+    const p = watch('OPUS ONE', [33]);
+    const filed = (filedAt: string) =>
+      decideConflictPrepared(p, {
+        ...record('OPUS ONE', [42]),
+        goods: [{ niceClass: 42, text: 'Restaurant services' }],
+        filedAt,
+      });
+    assert.ok(filed('1995-03-01T00:00:00.000Z').reasons.some((r) => r.kind === 'related_goods'));
+    assert.ok(!filed('2015-03-01T00:00:00.000Z').reasons.some((r) => r.kind === 'related_goods'));
   });
 });
 
