@@ -12,6 +12,8 @@
 //   BENCH_PLANS_INITIAL 1: `load` imports as `marks import --initial` does (indexes built after)
 //   BENCH_PLANS_SHOW   names of fixed watches whose plan is printed as text (comma-separated)
 //   BENCH_PLANS_SAMPLE generated watches explained besides the fixed ones (default 100)
+//   BENCH_PLANS_WARM   0: explain each watch's query on its first run, not after a run that
+//                      brings its pages into the cache (default 1)
 //   BENCH_PLANS_WORST  1: print the plan of the generated watch whose query dropped the most rows
 //                      after reading them (a plan that reads where its index should not)
 //   BENCH_SRC          the src/ directory whose migrations, importer and candidate query are used
@@ -42,6 +44,7 @@ const sampleSize = Number(process.env.BENCH_PLANS_SAMPLE ?? 100);
 const showWorst = process.env.BENCH_PLANS_WORST === '1';
 const showPlans = new Set((process.env.BENCH_PLANS_SHOW ?? '').split(',').filter((n) => n !== ''));
 const initial = process.env.BENCH_PLANS_INITIAL === '1';
+const warm = process.env.BENCH_PLANS_WARM !== '0';
 const seed = Number(process.env.BENCH_SEED ?? 20_240_611);
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbUrl = serverUrl.replace(/\/[^/?]*(\?|$)/, `/${dbName}$1`);
@@ -172,6 +175,8 @@ function planFigures(root: Plan) {
   return {
     rows: root['Actual Rows'],
     buffers: root['Shared Hit Blocks'] + root['Shared Read Blocks'],
+    /** Of the buffers, those not in shared_buffers: read from the kernel's cache or the disk. */
+    readBlocks: root['Shared Read Blocks'],
     heap,
     rowsRead,
     removed,
@@ -239,8 +244,10 @@ async function explain(): Promise<void> {
     const results: Awaited<ReturnType<typeof explainCandidates>>[] = [];
     for (const spec of watchSpecs()) {
       const watch = prepareWatch(spec);
-      // Once to bring the pages in, then measured: buffers count the same either way.
-      await explainCandidates(db, watch, seq);
+      // Once to bring the pages in, then measured: buffers count the same either way. Without the
+      // first run (BENCH_PLANS_WARM=0) a watch's pages are where the watches before it left them,
+      // as in a scan: what the server's cache holds of the register decides the time.
+      if (warm) await explainCandidates(db, watch, seq);
       const r = await explainCandidates(db, watch, seq, showPlans.has(spec.name));
       results.push(r);
       if (results.length <= 5) {
@@ -282,7 +289,10 @@ async function explain(): Promise<void> {
       `${sample.length} generated watches, sums: buffers ${fmt(
         sum((r) => r.buffers),
         0,
-      )}; execution ${fmt(
+      )} (${fmt(
+        sum((r) => r.readBlocks),
+        0,
+      )} not in shared buffers); execution ${fmt(
         sum((r) => r.ms),
         1,
       )} ms; planning ${fmt(
