@@ -10,7 +10,7 @@ import {
   initialLoadInProgress,
 } from '../../src/data/repositories/initial-load.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
-import { queryCandidates } from '../../src/data/repositories/mirror-candidates.ts';
+import { KEYS_PER_SEARCH, queryCandidates } from '../../src/data/repositories/mirror-candidates.ts';
 import { rekeyStoredMarks } from '../../src/data/upgrades.ts';
 import {
   buildCandidateIndex,
@@ -294,6 +294,18 @@ describe('migration 036: a mirror indexed by 035 keeps its candidates', () => {
         `${keys} searched in mark_keys_idx: ${conditions.join(' | ')}`,
       );
     }
+    // The watch's keys are searched in groups of KEYS_PER_SEARCH (a GIN search compares all of its
+    // keys at every row it returns), not in one search of them all.
+    const sizes = conditions
+      .filter((c) => c.includes('mark_key_hashes(tokens) &&'))
+      .map((c) => (c.match(/\{([^}]*)\}/)?.[1] ?? '').split(',').length);
+    const total = sizes.reduce((a, b) => a + b, 0);
+    assert.ok(total > 2 * KEYS_PER_SEARCH, `${total} keys searched`);
+    assert.ok(KEYS_PER_SEARCH <= 32, `${KEYS_PER_SEARCH} keys per search`);
+    assert.ok(
+      sizes.every((n) => n <= KEYS_PER_SEARCH),
+      `at most ${KEYS_PER_SEARCH} keys per search: ${sizes.join(', ')}`,
+    );
     // The class and territory keys are tested on the key rows found (onRows), not intersected
     // inside the index: their posting lists hold a large share of the register.
     assert.ok(

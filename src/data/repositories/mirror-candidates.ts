@@ -180,6 +180,18 @@ function onRows(column: string, keys: string, type: 'int' | 'text'): string {
 }
 
 /**
+ * The most keys searched in mark_keys_idx by one `&&`: a watch's keys (up to ~400: its one-edit
+ * texts) are sent in groups of this many, one `&&` each, ORed, which PostgreSQL runs as one Bitmap
+ * Index Scan per group and a BitmapOr of their results. A GIN search of n keys steps through their
+ * n posting lists together and compares all n at every row it returns, so one search of 240 keys
+ * finding 10,000 rows made 2.4 million comparisons: on 10,000,000 records it was half of the query
+ * of a brand with many matching rows (BRIO: 27 ms with one `&&`, 16-18 ms in groups of 32, the same
+ * rows; docs/benchmarks.md, issue 30). Groups of 8 ran a little faster still but cost more to plan
+ * (one index path per group); groups of 32 add ~0.1 ms of planning per query at 10M, ~0.4 ms at 1M.
+ */
+export const KEYS_PER_SEARCH = 32;
+
+/**
  * Candidates for `watch` among the mirror's records changed in `range`: records sharing a Nice
  * class (or without any: their source publishes none), possibly covering a watched territory, and
  * any of the watch's search keys, each served by an index (035_mark_keys.sql, 016_mark_band.sql,
@@ -229,10 +241,20 @@ export async function queryCandidates(
   const [ownTokens, ownCodes] = split
     ? [ownClassTokens(watch), keys.phonetic.filter((c) => !relatedCodes.has(c))]
     : [[], []];
+  // `column && keys`, the keys in groups of KEYS_PER_SEARCH, each group a search of the index.
+  const overlaps = (column: 'tokens' | 'sound_codes', list: readonly string[]): string => {
+    const groups: string[] = [];
+    // An empty list is one group that finds nothing, as the query was before the groups.
+    for (let i = 0; i < Math.max(list.length, 1); i += KEYS_PER_SEARCH) {
+      params.push(list.slice(i, i + KEYS_PER_SEARCH));
+      groups.push(`${hashedKeys(`k.${column}`)} && ${hashedKeys(`$${params.length}::text[]`)}`);
+    }
+    return `(${groups.join(' OR ')})`;
+  };
   // The record's tokens hold its compact forms, so `tokens &&` also finds equal compact texts;
   // its words and runs, so the one-edit texts find near forms inside it too.
-  params.push(split ? relatedClassTokens(watch) : watchTokens(watch));
-  const found = [keyed(`${hashedKeys('k.tokens')} && ${hashedKeys(`$${params.length}::text[]`)}`)];
+  const tokens = split ? relatedClassTokens(watch) : watchTokens(watch);
+  const found = [keyed(overlaps('tokens', tokens))];
   const codes = split ? keys.relatedPhonetic : keys.phonetic;
   for (const [list, column, inOwn] of [
     [ownTokens, 'tokens', true],
@@ -240,11 +262,7 @@ export async function queryCandidates(
     [ownCodes, 'sound_codes', true],
   ] as const) {
     if (list.length === 0) continue;
-    params.push(list);
-    const at = `$${params.length}`;
-    found.push(
-      keyed(`${hashedKeys(`k.${column}`)} && ${hashedKeys(`${at}::text[]`)}`, inOwn ? own() : '$3'),
-    );
+    found.push(keyed(overlaps(column, list), inOwn ? own() : '$3'));
   }
   if (keys.useTrigram) {
     // `%` uses pg_trgm.similarity_threshold, set below in the query's transaction.
