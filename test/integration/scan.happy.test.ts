@@ -191,6 +191,43 @@ describe('scans', () => {
     assert.equal((await alertsOf(own.id)).length, 0, 'related classes off: own classes only');
   });
 
+  it('a class 42 record meets restaurant services by its goods text only when filed before 2002', async () => {
+    // Class 42 held restaurant services until the Nice Classification's 8th edition (2002): the
+    // filing date the mirror holds decides whether the record's text can mean them.
+    const restaurant = [{ class: 42, text: 'Restaurant services', language: 'en' }];
+    const before2002 = makeRecord({
+      markText: 'NORTHWIND GRILL',
+      classes: [42],
+      goods: restaurant,
+      filedAt: '1998-03-02',
+    });
+    const since2002 = makeRecord({
+      markText: 'NORTHWIND TABLES',
+      classes: [42],
+      goods: [{ class: 42, text: 'Software for restaurant management', language: 'en' }],
+      filedAt: '2019-06-04',
+    });
+    await importRecords(db, [before2002, since2002]);
+    const watch = await factories(db).makeWatch(principal, {
+      name: 'Northwind',
+      niceClasses: [33],
+    });
+    await scanner.scan({});
+    const rows = await db.query<{ json: string }>(
+      'SELECT a.api_json AS json FROM alerts a WHERE a.watch_id = $1',
+      [watch.id],
+    );
+    const alerts = rows.map((r) => JSON.parse(r.json));
+    assert.deepEqual(
+      alerts.map((a) => a.hit.externalId),
+      [before2002.externalId],
+    );
+    assert.match(
+      alerts[0].rationale,
+      /class 42, this record, the class of these services until 2002; filed on 1998-03-02/,
+    );
+  });
+
   it('a record without classes raises an alert on text and territory, capped at medium, and says why', async () => {
     // The source publishes no Nice class: identical text would be high, the cap makes it medium.
     const classless = makeRecord({
