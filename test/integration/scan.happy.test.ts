@@ -47,6 +47,15 @@ describe('scans', () => {
       [watchId],
     );
 
+  /** The watch's alerts as the API shows them (their stored JSON). */
+  const alertJsonOf = async (watchId: string) =>
+    (
+      await db.query<{ json: string }>(
+        'SELECT a.api_json AS json FROM alerts a WHERE a.watch_id = $1',
+        [watchId],
+      )
+    ).map((r) => JSON.parse(r.json));
+
   it('a first scan finds a conflicting mark anywhere in the mirror and raises one unread alert', async () => {
     const conflicting = makeRecord({ markText: 'NORTHWYND' });
     await importRecords(db, [makeRecord(), conflicting, makeRecord({ markText: 'ZEPHYRLINE' })]);
@@ -174,11 +183,7 @@ describe('scans', () => {
     const incremental = makeRecord({ markText: 'North-Wind', classes: [18] });
     await importRecords(db, [incremental]);
     await scanner.scan({});
-    const rows = await db.query<{ json: string }>(
-      'SELECT a.api_json AS json FROM alerts a WHERE a.watch_id = $1',
-      [watch.id],
-    );
-    const alerts = rows.map((r) => JSON.parse(r.json));
+    const alerts = await alertJsonOf(watch.id);
     assert.deepEqual(
       alerts.map((a) => a.hit.externalId).sort(),
       [full.externalId, incremental.externalId].sort(),
@@ -213,11 +218,7 @@ describe('scans', () => {
       niceClasses: [33],
     });
     await scanner.scan({});
-    const rows = await db.query<{ json: string }>(
-      'SELECT a.api_json AS json FROM alerts a WHERE a.watch_id = $1',
-      [watch.id],
-    );
-    const alerts = rows.map((r) => JSON.parse(r.json));
+    const alerts = await alertJsonOf(watch.id);
     assert.deepEqual(
       alerts.map((a) => a.hit.externalId),
       [before2002.externalId],
@@ -245,12 +246,8 @@ describe('scans', () => {
     const later = makeRecord({ markText: 'NORTH WIND', classes: [] });
     await importRecords(db, [later]);
     await scanner.scan({});
-    const rows = await db.query<{ json: string }>(
-      'SELECT a.api_json AS json FROM alerts a WHERE a.watch_id = $1',
-      [watch.id],
-    );
     const alerts = new Map(
-      rows.map((r) => JSON.parse(r.json)).map((a) => [a.hit.externalId as string, a]),
+      (await alertJsonOf(watch.id)).map((a) => [a.hit.externalId as string, a]),
     );
     assert.deepEqual([...alerts.keys()].sort(), [classless.externalId, later.externalId].sort());
     for (const alert of alerts.values()) {
