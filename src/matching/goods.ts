@@ -401,9 +401,19 @@ const WORD = /[\p{L}-]+/gu;
  */
 function termsIn(text: string, terms: readonly string[]): string[] {
   const words = (text.toUpperCase().match(WORD) ?? []).map((w) => w.replace(/S$/, ''));
+  // Where each word stands: a USPTO goods text runs to thousands of words, and a term is looked
+  // up at the places of its first word only.
+  const at = new Map<string, number[]>();
+  words.forEach((w, i) => {
+    const places = at.get(w);
+    if (places === undefined) at.set(w, [i]);
+    else places.push(i);
+  });
   const holds = (term: string): boolean => {
     const parts = term.split(' ').map((t) => t.replace(/S$/, ''));
-    return words.some((_w, i) => parts.every((part, k) => words[i + k] === part));
+    return (at.get(parts[0] as string) ?? []).some((i) =>
+      parts.every((part, k) => words[i + k] === part),
+    );
   };
   return terms.filter(holds);
 }
@@ -449,18 +459,18 @@ export function goodsMeeting(
   for (const r of CLASS_RELATIONS) {
     for (const [w, m] of [r.sides, [r.sides[1], r.sides[0]]] as const) {
       if (!watchClasses.has(w.niceClass)) continue;
-      const meeting = {
+      const meeting = () => ({
         watchClass: w.niceClass,
         watchGoods: w.name,
         reason: r.reason,
         source: r.sources[0] as string,
-      };
+      });
       if (recordClasses.includes(m.niceClass)) {
         const texts = textsOf(m.niceClass);
         const terms = [...new Set(texts.flatMap((g) => termsIn(g.text, m.terms)))];
         if (texts.length > 0 && terms.length === 0) continue;
         return {
-          ...meeting,
+          ...meeting(),
           recordClass: m.niceClass,
           recordGoods: texts.length > 0 ? m.name : (niceClassHeading(m.niceClass) ?? m.name),
           terms,
@@ -476,7 +486,7 @@ export function goodsMeeting(
       ];
       if (terms.length === 0) continue;
       return {
-        ...meeting,
+        ...meeting(),
         recordClass: former.niceClass,
         recordGoods: m.name,
         terms,
@@ -494,7 +504,7 @@ export function meetingSentence(m: GoodsMeeting): string {
     m.terms.length > 0
       ? ` (the record's goods name ${m.terms.map((t) => t.toLowerCase()).join(', ')})`
       : ' (the source publishes no goods text for it: the class heading stands for them)';
-  const filed = m.filedAt === null ? 'the source gives no filing date' : `filed on ${m.filedAt}`;
+  const filed = m.filedAt === null ? 'filing date not published by this source' : `filed on ${m.filedAt}`;
   const held =
     m.formerUntil === null ? '' : `, the class of these services until ${m.formerUntil}; ${filed}`;
   return `No Nice class is shared, but the goods are related: ${m.watchGoods} (class ${m.watchClass}, watched) and ${m.recordGoods} (class ${m.recordClass}, this record${held})${named}, ${m.reason}. Found related in ${m.source}. A related class weighs less than the same class: the severity is at most medium unless the texts are the same.`;

@@ -128,7 +128,7 @@ describe('related classes', () => {
     assert.ok(!relatedClassesOf([9]).includes(42));
     assert.match(
       meetingSentence(restaurant as GoodsMeeting),
-      /restaurant services \(class 42, this record, the class of these services until 2002; the source gives no filing date\) \(the record's goods name restaurant\)/,
+      /restaurant services \(class 42, this record, the class of these services until 2002; filing date not published by this source\) \(the record's goods name restaurant\)/,
     );
   });
 
