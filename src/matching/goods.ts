@@ -504,7 +504,8 @@ export function meetingSentence(m: GoodsMeeting): string {
     m.terms.length > 0
       ? ` (the record's goods name ${m.terms.map((t) => t.toLowerCase()).join(', ')})`
       : ' (the source publishes no goods text for it: the class heading stands for them)';
-  const filed = m.filedAt === null ? 'filing date not published by this source' : `filed on ${m.filedAt}`;
+  const filed =
+    m.filedAt === null ? 'filing date not published by this source' : `filed on ${m.filedAt}`;
   const held =
     m.formerUntil === null ? '' : `, the class of these services until ${m.formerUntil}; ${filed}`;
   return `No Nice class is shared, but the goods are related: ${m.watchGoods} (class ${m.watchClass}, watched) and ${m.recordGoods} (class ${m.recordClass}, this record${held})${named}, ${m.reason}. Found related in ${m.source}. A related class weighs less than the same class: the severity is at most medium unless the texts are the same.`;
