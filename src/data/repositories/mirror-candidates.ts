@@ -162,10 +162,11 @@ export function classAndTerritoryKeys(watch: PreparedWatch): {
  * the kernel for ahead of reading them (posix_fadvise). The key rows a watch's keys find lie on
  * pages scattered over the table, one page per row; with the default of 1 each page not in the
  * cache is waited for in turn. On a 10M register read from disk, 64 took the candidate queries of
- * 300 watches from 77-83 s to 45-47 s, and made no difference beyond the noise with the pages in
- * the kernel's cache (docs/benchmarks.md, issue 30). A server whose value is 0 (set so, or on a
- * platform without posix_fadvise, where any other value is refused) keeps it; a higher one is
- * kept too.
+ * 300 watches from 77-83 s to 45-47 s; with the pages in the kernel's cache, where each advice is
+ * a system call that finds the page there, it cost 3-9% (docs/benchmarks.md, issue 30). A full
+ * scan after a restart or an initial load reads from disk. A server whose value is 0 (set so, or
+ * on a platform without posix_fadvise, where any other value is refused) keeps it; a higher one
+ * is kept too.
  */
 export const CANDIDATE_WORK_MEM = '32MB';
 export const CANDIDATE_IO_CONCURRENCY = 64;
