@@ -119,6 +119,13 @@ describe('related classes', () => {
       [{ niceClass: 42, text: 'Provision of food and drink' }],
     );
     assert.deepEqual(heading?.terms, ['FOOD AND DRINK']);
+    // A phrase is found wherever its first word stands, not only where that word first appears.
+    const later = goodsMeeting(
+      food,
+      [42],
+      [{ niceClass: 42, text: 'Food testing; provision of food and drink' }],
+    );
+    assert.deepEqual(later?.terms, ['FOOD AND DRINK']);
     // Class 42 now: food testing is no restaurant, and a record without a text says nothing.
     for (const text of ['Food testing and food technology research', 'Computer programming', '']) {
       assert.equal(goodsMeeting(food, [42], [{ niceClass: 42, text }]), null, text);
