@@ -459,18 +459,18 @@ export function goodsMeeting(
   for (const r of CLASS_RELATIONS) {
     for (const [w, m] of [r.sides, [r.sides[1], r.sides[0]]] as const) {
       if (!watchClasses.has(w.niceClass)) continue;
-      const meeting = () => ({
+      const meeting = {
         watchClass: w.niceClass,
         watchGoods: w.name,
         reason: r.reason,
         source: r.sources[0] as string,
-      });
+      };
       if (recordClasses.includes(m.niceClass)) {
         const texts = textsOf(m.niceClass);
         const terms = [...new Set(texts.flatMap((g) => termsIn(g.text, m.terms)))];
         if (texts.length > 0 && terms.length === 0) continue;
         return {
-          ...meeting(),
+          ...meeting,
           recordClass: m.niceClass,
           recordGoods: texts.length > 0 ? m.name : (niceClassHeading(m.niceClass) ?? m.name),
           terms,
@@ -486,7 +486,7 @@ export function goodsMeeting(
       ];
       if (terms.length === 0) continue;
       return {
-        ...meeting(),
+        ...meeting,
         recordClass: former.niceClass,
         recordGoods: m.name,
         terms,
