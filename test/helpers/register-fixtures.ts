@@ -2,9 +2,30 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RecordItem, RegisterRecord } from '../../src/register/record.ts';
+import { readWipoXml } from '../../src/register/wipo-xml.ts';
 
 export const USPTO_DIR = fileURLToPath(new URL('../fixtures/uspto/', import.meta.url));
 export const RECORDS_DIR = fileURLToPath(new URL('../fixtures/records/', import.meta.url));
+
+/** The EUIPO's real bulk XML files (test/fixtures/euipo-bulk, provenance there), by application number. */
+export const EUIPO_BULK_NUMBERS = ['018173186', '018173409', '018173418', '018173421', '018173424'];
+export const euipoBulkFixture = (number: string) =>
+  `test/fixtures/euipo-bulk/bekone97_EM-TM-V3-4_${number}.xml`;
+/** CIPO's real ST.96 record of a design-only mark (test/fixtures/cipo, provenance there). */
+export const CIPO_DESIGN_FIXTURE = 'test/fixtures/cipo/trademark-go_CA-ST96_1057613-00_1.xml';
+
+/**
+ * DERIVED in memory: CIPO's real design-mark record given a word element (FANCIFUL), so that it is
+ * read rather than skipped; every other field, its advertisement and the office's opposition period
+ * among them, is the office's.
+ */
+export async function cipoDesignAsWord(): Promise<RegisterRecord> {
+  const asWord = readFileSync(CIPO_DESIGN_FIXTURE, 'utf8').replace(
+    '<tmk:MarkReproduction>',
+    '<tmk:MarkReproduction><tmk:WordMarkSpecification><tmk:MarkVerbalElementText>FANCIFUL</tmk:MarkVerbalElementText></tmk:WordMarkSpecification>',
+  );
+  return onlyRecord(await collect(readWipoXml(chunked(asWord, 4096), 'st96', 'f.xml')));
+}
 
 export const usptoFixture = (name: string) => `${USPTO_DIR}${name}`;
 export const recordsFixture = (name: string) => `${RECORDS_DIR}${name}`;

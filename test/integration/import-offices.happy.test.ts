@@ -14,16 +14,18 @@ import {
   recountedWordCounts,
   storedWordCounts,
 } from '../helpers/register.ts';
-import { applicant, applicantFile } from '../helpers/register-fixtures.ts';
+import {
+  applicant,
+  applicantFile,
+  EUIPO_BULK_NUMBERS,
+  euipoBulkFixture,
+} from '../helpers/register-fixtures.ts';
 import { testScanner } from '../helpers/scan.ts';
 
 // The EUIPO's and CIPO's real files (copies in test/fixtures, provenance there) through the real
 // importer, the mirror and a scan.
 
-const EUIPO_DIR = 'test/fixtures/euipo-bulk';
-const EUIPO = ['018173186', '018173409', '018173418', '018173421', '018173424'].map(
-  (n) => `${EUIPO_DIR}/bekone97_EM-TM-V3-4_${n}.xml`,
-);
+const EUIPO = EUIPO_BULK_NUMBERS.map(euipoBulkFixture);
 const CIPO = [
   'test/fixtures/cipo/trademark-go_CA-ST96_1057613-00_1.xml',
   'test/fixtures/cipo/trademark-go_CA-ST96_1057614-00_2.xml',

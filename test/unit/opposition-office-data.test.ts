@@ -1,20 +1,22 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { oppositionWindow } from '../../src/domain/opposition.ts';
 import { readRecordFile } from '../../src/register/read-records.ts';
 import type { RegisterRecord } from '../../src/register/record.ts';
-import { readWipoXml } from '../../src/register/wipo-xml.ts';
-import { chunked, collect, onlyRecord, records } from '../helpers/register-fixtures.ts';
+import {
+  cipoDesignAsWord,
+  collect,
+  EUIPO_BULK_NUMBERS,
+  euipoBulkFixture,
+  onlyRecord,
+  records,
+} from '../helpers/register-fixtures.ts';
 
 // The offices' opposition rules (src/domain/opposition.ts) held against what the offices did in
 // their real files (test/fixtures/euipo-bulk, test/fixtures/cipo; provenance in their
 // PROVENANCE.md): the window computed from a record's publication must hold every opposition the
 // office received against it, close before the office registered the mark unopposed, and end on
 // the day the office itself gives as the end of the period.
-
-const EUIPO_NUMBERS = ['018173186', '018173409', '018173418', '018173421', '018173424'];
-const euipo = (number: string) => `test/fixtures/euipo-bulk/bekone97_EM-TM-V3-4_${number}.xml`;
 
 const closesAt = (r: RegisterRecord): string => {
   const result = oppositionWindow(r.jurisdiction, r.publishedAt, r.externalId);
@@ -25,8 +27,8 @@ const closesAt = (r: RegisterRecord): string => {
 describe('the opposition windows against the offices’ real records', () => {
   it('EUIPO: each opposition filed falls inside the window, each unopposed registration after it', async () => {
     const checked = { oppositions: 0, registrations: 0 };
-    for (const number of EUIPO_NUMBERS) {
-      for (const r of records(await collect(readRecordFile(euipo(number))))) {
+    for (const number of EUIPO_BULK_NUMBERS) {
+      for (const r of records(await collect(readRecordFile(euipoBulkFixture(number))))) {
         if (r.publishedAt === null) continue;
         const published = r.publishedAt.slice(0, 10);
         const closes = closesAt(r);
@@ -54,20 +56,14 @@ describe('the opposition windows against the offices’ real records', () => {
 
   it('EUIPO: the opposition against 018173409 came in the last week of its three months', async () => {
     // A rule of two months would have closed on 2020-03-20, before the opposition was filed.
-    const r = onlyRecord(await collect(readRecordFile(euipo('018173409'))));
+    const r = onlyRecord(await collect(readRecordFile(euipoBulkFixture('018173409'))));
     assert.equal(r.publishedAt?.slice(0, 10), '2020-01-20');
     assert.equal(closesAt(r), '2020-04-20');
   });
 
   it("CIPO: two months from the advertisement end on the day the office's own period ends", async () => {
-    // DERIVED in memory: the real design-mark record given a word element, so that it is read
-    // rather than skipped; its advertisement and the office's period are the office's.
-    const design = readFileSync('test/fixtures/cipo/trademark-go_CA-ST96_1057613-00_1.xml', 'utf8');
-    const asWord = design.replace(
-      '<tmk:MarkReproduction>',
-      '<tmk:MarkReproduction><tmk:WordMarkSpecification><tmk:MarkVerbalElementText>FANCIFUL</tmk:MarkVerbalElementText></tmk:WordMarkSpecification>',
-    );
-    const r = onlyRecord(await collect(readWipoXml(chunked(asWord, 4096), 'st96', 'f.xml')));
+    // DERIVED in memory (cipoDesignAsWord): the period and the advertisement are the office's.
+    const r = await cipoDesignAsWord();
     const office = r.rawPayload.oppositionPeriod as { startsAt: string; endsAt: string };
     assert.equal(office.startsAt, r.publishedAt?.slice(0, 10));
     // Computed by the rule alone, without the office's period.

@@ -11,16 +11,19 @@ import { readWipoXml } from '../../src/register/wipo-xml.ts';
 import {
   applicant,
   applicantFile,
+  CIPO_DESIGN_FIXTURE,
   chunked,
+  cipoDesignAsWord,
   collect,
+  euipoBulkFixture,
   onlyRecord,
 } from '../helpers/register-fixtures.ts';
 
 // The EUIPO's and CIPO's real files (test/fixtures/euipo-bulk, test/fixtures/cipo: provenance and
 // the offices' notices in their PROVENANCE.md), read field by field.
 
-const EUIPO = (number: string) => `test/fixtures/euipo-bulk/bekone97_EM-TM-V3-4_${number}.xml`;
-const CIPO_DESIGN = 'test/fixtures/cipo/trademark-go_CA-ST96_1057613-00_1.xml';
+const EUIPO = euipoBulkFixture;
+const CIPO_DESIGN = CIPO_DESIGN_FIXTURE;
 const CIPO_WORD = 'test/fixtures/cipo/trademark-go_CA-ST96_1057614-00_2.xml';
 const text = (path: string) => readFileSync(path, 'utf8');
 
@@ -289,11 +292,7 @@ describe('CIPO ST.96 (V3_0 with catmk/cacom): the real files', () => {
 
   it("the design mark's other fields: advertisement, the office's opposition window, Vienna codes, registration", async () => {
     // DERIVED in memory: the real record given a word element, to read what only it holds.
-    const asWord = text(CIPO_DESIGN).replace(
-      '<tmk:MarkReproduction>',
-      '<tmk:MarkReproduction><tmk:WordMarkSpecification><tmk:MarkVerbalElementText>FANCIFUL</tmk:MarkVerbalElementText></tmk:WordMarkSpecification>',
-    );
-    const r = onlyRecord(await collect(readWipoXml(chunked(asWord, 4096), 'st96', 'f.xml')));
+    const r = await cipoDesignAsWord();
     assert.deepEqual(facts(r), [
       'CA-1057613',
       'FANCIFUL',
