@@ -60,7 +60,7 @@ type Example = {
   gate: 'none' | 'across' | 'medium';
   /** An unrelated mark's features and gate as if filed in a related class (the noise it adds). */
   related?: { x: number[]; gate: 'none' | 'across' | 'medium' };
-  /** Across classes, not the same text in a related one: never above medium (severity.ts). */
+  /** Across classes, in a related class or one nothing relates: never above medium (severity.ts). */
   capped: boolean;
 };
 
@@ -69,9 +69,6 @@ const analyses = texts.map((t) => analyzeMark(t));
 const wordStats = countWords(analyses.map((a) => a.words));
 const prepare = (name: string, classes: readonly number[] = CLASSES) =>
   prepareWatch({ name, niceClasses: [...classes], designations: ['DE'] }, wordStats);
-
-/** The identity rules, which a related class does not cap (severity.ts). */
-const SAME_TEXT = new Set(['exact', 'normalized', 'confusable']);
 
 /** The example of a pair, or null when it is no candidate (decide.ts, findCandidate). */
 function exampleOf(
@@ -91,9 +88,7 @@ function exampleOf(
             gate: acrossGate(p, text, 'related'),
           }
         : undefined,
-    capped:
-      relation === 'unrelated' ||
-      (relation === 'related' && !text.some((r) => SAME_TEXT.has(r.kind))),
+    capped: relation === 'unrelated' || relation === 'related',
   };
 }
 

@@ -508,5 +508,5 @@ export function meetingSentence(m: GoodsMeeting): string {
     m.filedAt === null ? 'filing date not published by this source' : `filed on ${m.filedAt}`;
   const held =
     m.formerUntil === null ? '' : `, the class of these services until ${m.formerUntil}; ${filed}`;
-  return `No Nice class is shared, but the goods are related: ${m.watchGoods} (class ${m.watchClass}, watched) and ${m.recordGoods} (class ${m.recordClass}, this record${held})${named}, ${m.reason}. Found related in ${m.source}. A related class weighs less than the same class: the severity is at most medium unless the texts are the same.`;
+  return `No Nice class is shared, but the goods are related: ${m.watchGoods} (class ${m.watchClass}, watched) and ${m.recordGoods} (class ${m.recordClass}, this record${held})${named}, ${m.reason}. Found related in ${m.source}. A related class weighs less than the same class: the severity is at most medium, even for the same text.`;
 }

@@ -2,8 +2,8 @@
 // pair, calibrated on decided outcomes: the thresholds of the levels are set on the development
 // part of the decided cases (scripts/train-matching.ts). The rules still say why: the strongest
 // rule's sentence (rules/, `severity`) names the shape, and the features that made the score are
-// named after it; a related class rather than the same one caps it at medium unless the texts are
-// the same. docs/matching.md ("Severity") has the model and its figures.
+// named after it; a related class rather than the same one caps it at medium, the same text too.
+// docs/matching.md ("Severity") has the model and its figures.
 import { goodsRelation, type PreparedWatch, type Reason, scorePair } from './decide.ts';
 import { levelOf, mainFactors, type Severity } from './model.ts';
 import { analyzeMark } from './normalize.ts';
@@ -82,13 +82,10 @@ export function assessSeverity(
     const capped = `${why}, but in a class whose goods are not known to be related, which makes it at most medium`;
     return { severity: 'medium', decisive, why: capped, score };
   }
-  // Goods in a related class, not the same one (goods.ts): only the same text stays high.
-  if (levelOf(score) === 'high' && relation === 'related' && !SAME_TEXT.has(decisive)) {
+  // Goods in a related class, not the same one (goods.ts): never above medium, the same text too.
+  if (levelOf(score) === 'high' && relation === 'related') {
     const capped = `${why}, but in a related class rather than the same one, which makes it at most medium`;
     return { severity: 'medium', decisive, why: capped, score };
   }
   return { severity: levelOf(score), decisive, why, score };
 }
-
-/** The identity rules: the same text to the eye. */
-const SAME_TEXT: ReadonlySet<string | null> = new Set(['exact', 'normalized', 'confusable']);

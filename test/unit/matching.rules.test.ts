@@ -41,10 +41,7 @@ describe('the match rules', () => {
           text.includes(`'${r.kind}'`) &&
           !(path === 'matching/decide.ts' && r.kind === 'contains_brand'),
       ).map((r) => r.kind);
-      if (path === 'matching/severity.ts') {
-        // The identity rules, named once: only the same text stays high in a related class.
-        assert.deepEqual(named, ['exact', 'normalized', 'confusable'], path);
-      } else assert.deepEqual(named, [], path);
+      assert.deepEqual(named, [], path);
     }
   });
 
