@@ -71,7 +71,11 @@ describe('the split of the decided cases', () => {
       for (const mark of [c.earlier, c.later]) {
         assert.ok(mark.text.trim().length > 0, `${c.id}: text`);
         // The word element only: a figurative mark's "(and design)" is no word a watch compares.
-        assert.doesNotMatch(mark.text, /(\band|&)\s*design\b|\bstyli[sz]ed\b|[()[\]]/i, `${c.id}: text`);
+        assert.doesNotMatch(
+          mark.text,
+          /(\band|&)\s*design\b|\bstyli[sz]ed\b|[()[\]]/i,
+          `${c.id}: text`,
+        );
         // Classes are either absent (with no origin) or taken from the decision or its goods.
         if (mark.classes === null) assert.ok(mark.classesFrom == null, `${c.id}: classesFrom`);
         else {
