@@ -172,17 +172,19 @@ export function compareText(
 /**
  * Is the text strong enough to cross into a related class at any score the model raises: a
  * finding of RELATED_MIN_SCORE or more that the severity of the same class rates high on its own
- * (the texts the same to the eye or the ear, one letter from a distinctive brand, its plural), or
- * a distinctive brand whole inside a longer mark (medium there; wholeBrandTaken for the forms
- * other than its words). Other findings cross only at a score of medium or more (raisedAt).
+ * (the texts the same to the eye or the ear, one letter from a distinctive brand, its plural), a
+ * finding at the level its rule names (`crossesAt`: a distinctive brand whole inside a longer mark,
+ * a distinctive part of the brand as the whole mark), or the brand taken whole in another form
+ * (wholeBrandTaken). Other findings cross only from the `across` threshold (raisedAt).
  */
 export function strongText(p: PreparedWatch, text: readonly TextReason[]): boolean {
   const input = { p, distinctive: isDistinctiveBrand(p), context: undefined };
   return text.some((r) => {
     if (wholeBrandTaken(p, r)) return true;
     const rule = ruleOf(r.kind);
-    if (rule === undefined || rule.score < RELATED_MIN_SCORE) return false;
-    return rule.severity(r, input)[0] >= (r.kind === 'contains_brand' ? 2 : 3);
+    if (rule === undefined) return false;
+    const at = rule.crossesAt ?? (rule.score >= RELATED_MIN_SCORE ? 3 : undefined);
+    return at !== undefined && rule.severity(r, input)[0] >= at;
   });
 }
 

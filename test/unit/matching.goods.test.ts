@@ -229,7 +229,7 @@ describe('a record in a related class', () => {
     );
   });
 
-  it('takes a distinctive brand taken whole (plural, fused, without weak words) as strong text', () => {
+  it('takes the brand taken whole (plural, fused, without weak words), or a distinctive part of it, as strong text', () => {
     const p = watch('ZORBLAX', [32]);
     const gate = (mark: string) =>
       acrossGate(p, compareMarks('ZORBLAX', mark) as TextReason[], 'related');
@@ -240,13 +240,21 @@ describe('a record in a related class', () => {
     // The mark is the brand without its weak words (HOTEL): the brand itself.
     const hotel = compareMarks('HOTEL ZORBLAX', 'ZORBLAX') as TextReason[];
     assert.equal(acrossGate(watch('HOTEL ZORBLAX', [43]), hotel, 'related'), 'none');
-    // One of two distinctive words is a part of the brand, not the brand: weaker text.
+    // One of two distinctive words, of 5+ characters, taken whole as the mark: the part that
+    // stands for the brand (MOUNTAIN DEW LIVEWIRE / LIVEWIRE), strong text too.
     const part = compareMarks('KRIMPEL ZORBLAX', 'ZORBLAX') as TextReason[];
     assert.deepEqual(
       part.map((r) => r.kind),
       ['contained_in_brand'],
     );
-    assert.equal(acrossGate(watch('KRIMPEL ZORBLAX', [43]), part, 'related'), 'across');
+    assert.equal(acrossGate(watch('KRIMPEL ZORBLAX', [43]), part, 'related'), 'none');
+    // A shorter part is often another word: weaker text.
+    const short = compareMarks('KRIMPEL ZORB', 'ZORB') as TextReason[];
+    assert.deepEqual(
+      short.map((r) => r.kind),
+      ['contained_in_brand'],
+    );
+    assert.equal(acrossGate(watch('KRIMPEL ZORB', [43]), short, 'related'), 'across');
     // Not the brand first: weaker text, from the across threshold.
     assert.equal(gate('PILS ZORBLAXS'), 'across');
     assert.equal(gate('SKYZORBLAX'), 'across');

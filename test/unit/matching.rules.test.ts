@@ -35,12 +35,7 @@ describe('the match rules', () => {
     ]) {
       const text = src(path);
       assert.ok(!/\bswitch\s*\(\s*\w+\.kind\b/.test(text), `${path} switches on a kind`);
-      // decide.ts names the kind that may cross classes (contains_brand), documented there.
-      const named = RULES.filter(
-        (r) =>
-          text.includes(`'${r.kind}'`) &&
-          !(path === 'matching/decide.ts' && r.kind === 'contains_brand'),
-      ).map((r) => r.kind);
+      const named = RULES.filter((r) => text.includes(`'${r.kind}'`)).map((r) => r.kind);
       assert.deepEqual(named, [], path);
     }
   });

@@ -18,6 +18,9 @@ export const containedInBrand: MatchRule<ContainedInBrandReason> = {
   kind: 'contained_in_brand',
   score: 0.6,
   relatedClassKeys: true,
+  // A distinctive part of the brand of 5+ characters (medium here), taken whole as the mark: the
+  // part that stands for the brand, as the brand inside a longer mark is the brand with an addition.
+  crossesAt: 2,
   detect(p, m) {
     // A mark that is only the brand's initials, its first word (ML for ML MARK LEES).
     if (p.initials !== null && m.compact === p.initials && m.folded.length === 1) {

@@ -47,6 +47,8 @@ export const containsBrand: MatchRule<ContainsBrandReason> = {
   kind: 'contains_brand',
   score: 0.7,
   relatedClassKeys: true,
+  // The distinctive brand whole inside a longer mark (medium here) is the brand with an addition.
+  crossesAt: 2,
   detect(p, m) {
     const words = m.folded;
     const n = words.length;

@@ -75,6 +75,13 @@ export interface MatchRule<R extends { kind: string; detail: string }> {
    * rule finds is not a candidate there.
    */
   relatedClassKeys?: boolean;
+  /**
+   * The rule's own level (`severity`) from which its finding crosses into a related class at the
+   * alert threshold (decide.ts, strongText); weaker findings cross only from the `across`
+   * threshold. Unset: level 3 for a rule of strength (`score`) RELATED_MIN_SCORE or more, never
+   * for the others.
+   */
+  crossesAt?: 1 | 2 | 3;
   severity(r: R, s: SeverityInput): Level;
   evidence(r: R, c: EvidenceContext): EvidencePiece[];
   /**
