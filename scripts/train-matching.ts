@@ -38,6 +38,7 @@ import {
 import { FEATURES, type Features } from '../src/matching/features.ts';
 import type { ScoringModel } from '../src/matching/model.ts';
 import { analyzeMark } from '../src/matching/normalize.ts';
+import { cappedAtMedium } from '../src/matching/severity.ts';
 import { countWords } from '../src/matching/word-weights.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -88,7 +89,7 @@ function exampleOf(
             gate: acrossGate(p, text, 'related'),
           }
         : undefined,
-    capped: relation === 'unrelated' || relation === 'related',
+    capped: cappedAtMedium(relation),
   };
 }
 

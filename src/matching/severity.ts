@@ -5,6 +5,7 @@
 // named after it; a related class rather than the same one caps it at medium, the same text too.
 // docs/matching.md ("Severity") has the model and its figures.
 import { goodsRelation, type PreparedWatch, type Reason, scorePair } from './decide.ts';
+import type { GoodsRelation } from './features.ts';
 import { levelOf, mainFactors, type Severity } from './model.ts';
 import { analyzeMark } from './normalize.ts';
 import { isDistinctiveBrand } from './prepare.ts';
@@ -76,16 +77,26 @@ export function assessSeverity(
     const kept = `${shape} (score ${score.toFixed(2)} of 1; the disclaimer keeps the alert low)`;
     return { severity: 'low', decisive, why: kept, score };
   }
-  // Goods no table relates (any-class.ts): the reputation of the brand decides, which the watch
-  // cannot know, so never above medium.
-  if (levelOf(score) === 'high' && relation === 'unrelated') {
-    const capped = `${why}, but in a class whose goods are not known to be related, which makes it at most medium`;
-    return { severity: 'medium', decisive, why: capped, score };
-  }
-  // Goods in a related class, not the same one (goods.ts): never above medium, the same text too.
-  if (levelOf(score) === 'high' && relation === 'related') {
-    const capped = `${why}, but in a related class rather than the same one, which makes it at most medium`;
+  const across = ACROSS_CLASSES[relation];
+  if (levelOf(score) === 'high' && across !== undefined) {
+    const capped = `${why}, but ${across}, which makes it at most medium`;
     return { severity: 'medium', decisive, why: capped, score };
   }
   return { severity: levelOf(score), decisive, why, score };
+}
+
+/**
+ * The goods relations whose alerts are never above medium, with the words that say why: a related
+ * class rather than the same one (goods.ts), the same text too, since tribunals split on the same
+ * mark in related goods; goods no table relates (any-class.ts), where the brand's reputation
+ * decides, which the watch cannot know. The training counts these pairs as capped too.
+ */
+const ACROSS_CLASSES: Partial<Record<GoodsRelation, string>> = {
+  related: 'in a related class rather than the same one',
+  unrelated: 'in a class whose goods are not known to be related',
+};
+
+/** Does the severity hold a pair with goods that meet this way at medium at most? */
+export function cappedAtMedium(relation: GoodsRelation): boolean {
+  return ACROSS_CLASSES[relation] !== undefined;
 }
