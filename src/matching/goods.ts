@@ -11,6 +11,7 @@
 //   Examination of EU trade marks, Part C, Section 2, Chapter 2 "Comparison of goods and services",
 //   which also treats restaurant services against foodstuffs and drinks.
 // - A pair is listed only when a decision below found goods of those two classes related.
+import { TRAILING_COMPANY_WORDS } from './common-words.ts';
 import { niceClassHeading } from './nice-classes.ts';
 
 /** One side of a relation: its class, what it is called, and the words of a goods text that show it. */
@@ -509,4 +510,67 @@ export function meetingSentence(m: GoodsMeeting): string {
   const held =
     m.formerUntil === null ? '' : `, the class of these services until ${m.formerUntil}; ${filed}`;
   return `No Nice class is shared, but the goods are related: ${m.watchGoods} (class ${m.watchClass}, watched) and ${m.recordGoods} (class ${m.recordClass}, this record${held})${named}, ${m.reason}. Found related in ${m.source}. A related class weighs less than the same class: the severity is at most medium, even for the same text.`;
+}
+
+/**
+ * The words that name the goods of these classes or of the classes related to them: every
+ * one-word term of a relation side in one of the classes, and of the sides related to it (BREW,
+ * ALE and WINE for a class 32 watch). A mark's word that names the goods describes them (NORTH
+ * COAST BREWING is the brand NORTH COAST for beer), so the `without_goods` rule compares two marks
+ * without such words. Only the classes this table relates have words: others have none.
+ */
+export function goodsWordsOf(classes: Iterable<number>): ReadonlySet<string> {
+  const own = new Set(classes);
+  const out = new Set<string>();
+  for (const r of CLASS_RELATIONS) {
+    if (!r.sides.some((s) => own.has(s.niceClass))) continue;
+    for (const side of r.sides) {
+      for (const term of side.terms) out.add(term);
+    }
+  }
+  return out;
+}
+
+/** Endings that make a trade or a place of the goods (BREWING, BREWERY, WINERY): 4+ letter terms. */
+const TRADE_ENDINGS = ['ING', 'ERY', 'ERIES'];
+const TRADE_TERM_MIN = 4;
+
+/**
+ * Does a word (normalized, upper case) name goods of `goodsWords` (goodsWordsOf): a term, its
+ * plural (WINES, BAKERIES), or for a term of 4+ letters its trade or place (BREWING, BREWERY,
+ * WINERY)?
+ */
+export function namesGoods(word: string, goodsWords: ReadonlySet<string>): boolean {
+  if (goodsWords.has(word)) return true;
+  const stems: string[] = [];
+  if (word.endsWith('IES')) stems.push(`${word.slice(0, -3)}Y`);
+  if (word.endsWith('ES')) stems.push(word.slice(0, -2));
+  if (word.endsWith('S')) stems.push(word.slice(0, -1));
+  for (const ending of TRADE_ENDINGS) {
+    if (!word.endsWith(ending)) continue;
+    const stem = word.slice(0, -ending.length);
+    stems.push(stem, `${stem}E`);
+  }
+  return stems.some(
+    (s) =>
+      goodsWords.has(s) &&
+      (s.length >= TRADE_TERM_MIN || !TRADE_ENDINGS.some((e) => word.endsWith(e))),
+  );
+}
+
+/**
+ * Which of a mark's words (normalized, upper case) the `without_goods` rule leaves out: those that
+ * name goods (namesGoods), and the company words that close the mark (NORTHCOAST WINE CO.). Null
+ * when no word names goods: company words alone are the `contains_brand` rule's.
+ */
+export function goodsWordMask(
+  words: readonly string[],
+  goodsWords: ReadonlySet<string>,
+): boolean[] | null {
+  const mask = words.map((w) => namesGoods(w, goodsWords));
+  if (!mask.includes(true)) return null;
+  for (let i = words.length - 1; i >= 0 && TRAILING_COMPANY_WORDS.has(words[i] as string); i--) {
+    mask[i] = true;
+  }
+  return mask;
 }

@@ -3,7 +3,7 @@
 // rules themselves are in rules/, one file each; decide.ts runs them in order.
 
 import type { CoverageRecord } from './coverage.ts';
-import { relatedClassesOf } from './goods.ts';
+import { goodsWordMask, goodsWordsOf, relatedClassesOf } from './goods.ts';
 import {
   type AffixSplit,
   affixSplits,
@@ -220,6 +220,13 @@ export interface PreparedWatch {
   weighty: readonly WeightyWord[];
   /** Whether the fused rule applies: a brand of 5+ characters that is not only common words. */
   fusedEligible: boolean;
+  /**
+   * The words that name the goods of the watch's classes and of the classes related to them
+   * (goodsWordsOf), and the brand without those it has (`without_goods`): its remaining words,
+   * plain and folded, and the words left out (none when it has no such word).
+   */
+  goodsWords: ReadonlySet<string>;
+  withoutGoods: WithoutGoods;
   /** The anchor keys sent (see addAnchorKeys): the brand's first and last 5 or 8 characters. */
   anchors: ReadonlySet<string>;
   /** The anchors' length (5 for a brand of 5-7 characters, else 8), 0 when none are sent. */
@@ -268,6 +275,7 @@ export function prepareWatchSides(
       wordDrops.add(brand.folded.filter((_w, k) => k !== i).join(''));
     }
   }
+  const goodsWords = goodsWordsOf(watch.niceClasses);
   const letterMark =
     core.length === 1 &&
     /^[A-Z]{2}$/.test(coreCompact) &&
@@ -304,6 +312,8 @@ export function prepareWatchSides(
     parts: brandParts(brand),
     weighty: weightyWords(brand, core, coreStart, stats),
     fusedEligible,
+    goodsWords,
+    withoutGoods: withoutGoodsWords(brand, goodsWords),
     anchors,
     anchorSize,
     skeleton: phoneticSkeleton(brand.letters),
@@ -320,6 +330,28 @@ export function prepareWatchSides(
       useTrigram: false,
       trigramThreshold: 0,
     },
+  };
+}
+
+/** A mark's words without those that name goods (goodsWordMask). */
+export interface WithoutGoods {
+  /** The remaining words, plain and folded, and where each stands in the mark. */
+  words: readonly string[];
+  folded: readonly string[];
+  at: readonly number[];
+  /** The words left out, plain; empty when no word names goods. */
+  dropped: readonly string[];
+}
+
+/** A mark's words without those that name the goods (goodsWordMask), and the words left out. */
+export function withoutGoodsWords(a: MarkAnalysis, goodsWords: ReadonlySet<string>): WithoutGoods {
+  const mask = goodsWordMask(a.words, goodsWords);
+  const at = a.words.map((_w, i) => i).filter((i) => mask === null || !mask[i]);
+  return {
+    words: at.map((i) => a.words[i] as string),
+    folded: at.map((i) => a.folded[i] as string),
+    at,
+    dropped: mask === null ? [] : a.words.filter((_w, i) => mask[i]),
   };
 }
 

@@ -15,6 +15,7 @@ import {
 import {
   acrossGate,
   compareMarks,
+  compareText,
   decideConflictPrepared,
   prepareWatch,
   raisedAt,
@@ -24,11 +25,14 @@ import {
   CLASS_RELATIONS,
   type GoodsMeeting,
   goodsMeeting,
+  goodsWordsOf,
   meetingSentence,
+  namesGoods,
   relatedClassesOf,
 } from '../../src/matching/goods.ts';
 import { levelOf, MODEL } from '../../src/matching/model.ts';
-import { matchKeys } from '../../src/matching/normalize.ts';
+import { analyzeMark, matchKeys } from '../../src/matching/normalize.ts';
+import { withoutGoods } from '../../src/matching/rules/without-goods.ts';
 import { assessSeverity } from '../../src/matching/severity.ts';
 import { assessedRecord, indexRow } from '../helpers/matching.ts';
 
@@ -358,5 +362,84 @@ describe('a record in a related class', () => {
     ]);
     assert.deepEqual(matchCandidateIndex(index, p).sort(), [2, 3, 4, 5, 6]);
     assert.deepEqual(matchCandidateIndex(index, watch('PELIKAN', [32], false)).sort(), [2, 3, 6]);
+  });
+});
+
+describe('words that name the goods', () => {
+  it('are the terms of the watch classes and of the classes related to them', () => {
+    const beer = goodsWordsOf([32]);
+    // Its own goods (BREW) and those of a related class (WINE, 33); not clothing's (25).
+    for (const w of ['BREW', 'ALE', 'WINE', 'RESTAURANT']) assert.ok(beer.has(w), w);
+    assert.ok(!beer.has('SHIRT'));
+    // A class the table relates to nothing has no words.
+    assert.equal(goodsWordsOf([13]).size, 0);
+    // Plurals and, for a term of 4+ letters, the trade or the place that makes the goods.
+    for (const w of ['WINES', 'WINERY', 'BREWING', 'BREWERY', 'BREWERIES', 'ALES']) {
+      assert.ok(namesGoods(w, beer), w);
+    }
+    // Not another word that begins with a term: WINS is no wine, CARING no car.
+    assert.ok(!namesGoods('WINS', beer));
+    assert.ok(!namesGoods('CARING', goodsWordsOf([3])));
+    assert.ok(namesGoods('CARS', goodsWordsOf([3])));
+    assert.ok(namesGoods('BAKERIES', goodsWordsOf([30])));
+  });
+
+  it('are left out of both marks, so the same name for related goods crosses at the alert threshold', () => {
+    const p = watch('KESTREL COAST BREWING', [32]);
+    const wine = (mark: string) => record(mark, [33], [{ niceClass: 33, text: 'wine' }]);
+    // The shape of NORTH COAST BREWING / NORTHCOAST WINE CO., a decided conflict: the name written
+    // as one word, the goods and the company form left out.
+    const text = compareText(p, analyzeMark('KESTRELCOAST WINE CO.'));
+    const found = text.find((r) => r.kind === 'without_goods');
+    assert.ok(found !== undefined && found.kind === 'without_goods');
+    assert.deepEqual(found.brandDropped, ['BREWING']);
+    assert.deepEqual(found.markDropped, ['WINE', 'CO']);
+    assert.deepEqual(found.markRest, ['KESTRELCOAST']);
+    assert.equal(acrossGate(p, text, 'related'), 'none');
+    const d = decideConflictPrepared(p, wine('KESTRELCOAST WINE CO.'));
+    assert.equal(d.conflict, d.score >= MODEL.thresholds.alert);
+    assert.ok(d.score >= MODEL.thresholds.alert, `${d.score}`);
+    // The same words, another goods word.
+    assert.ok(
+      compareText(p, analyzeMark('KESTREL COAST WINES')).some((r) => r.kind === 'without_goods'),
+    );
+    // Retrieved in the related class by the keys the rule sends there.
+    const inRelated = (q: ReturnType<typeof watch>, mark: string) =>
+      retrievesInRelatedClass(q, new Set(relatedClassTokens(q)), matchKeys(mark));
+    assert.ok(inRelated(p, 'KESTRELCOAST WINE CO.'));
+    assert.ok(inRelated(p, 'KESTREL COAST WINERY'));
+    // The rule's own keys: the rarest word of the rest, and two words joined as one.
+    const own = { tokens: new Set<string>(), nearWords: [], phonetic: [] };
+    withoutGoods.keys?.(watch('BLUE KOI BREWING', [32]), own);
+    assert.deepEqual([...own.tokens].sort(), ['BLUEKOI', 'KOI']);
+    assert.ok(inRelated(watch('BLUE KOI BREWING', [32]), 'BLUEKOI WINE'));
+    const fusedBrand = watch('KESTRELCOAST BREWING', [32]);
+    assert.ok(inRelated(fusedBrand, 'KESTREL COAST WINE'));
+    assert.ok(
+      decideConflictPrepared(fusedBrand, wine('KESTREL COAST WINE')).reasons.some(
+        (r) => r.kind === 'without_goods',
+      ),
+    );
+  });
+
+  it('leave the rest to be the same, distinctive and named by no goods word', () => {
+    const reason = (p: ReturnType<typeof watch>, mark: string) =>
+      decideConflictPrepared(p, record(mark, [33])).reasons.some((r) => r.kind === 'without_goods');
+    const p = watch('KESTREL COAST BREWING', [32]);
+    // Another name: no finding.
+    assert.equal(false, reason(p, 'KESTREL BAY WINE'));
+    // Only common words remain: GOLDEN is no name of its own.
+    assert.equal(false, reason(watch('GOLDEN BREWING', [32]), 'GOLDEN WINE'));
+    // A class without goods words (13): BREWING names nothing the watch sells.
+    assert.equal(false, reason(watch('KESTREL COAST BREWING', [13]), 'KESTREL COAST WINE'));
+    // Nothing left out on either side: other rules' findings.
+    assert.equal(
+      withoutGoods.detect(watch('KESTREL COAST', [32]), analyzeMark('KESTREL COAST'), []),
+      null,
+    );
+    // The words of the rest stand apart, in the mark or in the brand: not the name with its goods.
+    assert.equal(false, reason(watch('KESTRELCOAST BREWING', [32]), 'KESTREL WINE COAST'));
+    assert.equal(false, reason(p, 'KESTREL WINE COAST'));
+    assert.equal(false, reason(watch('KESTREL BREWING COAST', [32]), 'KESTREL COAST WINE'));
   });
 });

@@ -23,6 +23,7 @@ import type { MatchRule } from './rule.ts';
 import { type SameShapeReason, sameShape } from './same-shape.ts';
 import { type SharedNumberReason, sharedNumber } from './shared-number.ts';
 import { type SharedWordReason, sharedWord } from './shared-word.ts';
+import { type WithoutGoodsReason, withoutGoods } from './without-goods.ts';
 
 /** A finding of a text rule. */
 export type TextReason =
@@ -37,6 +38,7 @@ export type TextReason =
   | PartsSwappedReason
   | ContainsBrandReason
   | ContainedInBrandReason
+  | WithoutGoodsReason
   | ReorderedReason
   | SharedWordReason
   | NearInsideReason
@@ -61,6 +63,7 @@ export const RULES: readonly MatchRule<TextReason>[] = [
   partsSwapped,
   containsBrand,
   containedInBrand,
+  withoutGoods,
   reordered,
   sharedWord,
   nearInside,
