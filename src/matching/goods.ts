@@ -513,8 +513,8 @@ export function meetingSentence(m: GoodsMeeting): string {
 }
 
 /**
- * The words that name the goods of these classes or of the classes related to them: every
- * one-word term of a relation side in one of the classes, and of the sides related to it (BREW,
+ * The words that name the goods of these classes or of the classes related to them: every term
+ * of a relation side in one of the classes, and of the sides related to it (BREW,
  * ALE and WINE for a class 32 watch). A mark's word that names the goods describes them (NORTH
  * COAST BREWING is the brand NORTH COAST for beer), so the `without_goods` rule compares two marks
  * without such words. Only the classes this table relates have words: others have none.
@@ -542,20 +542,16 @@ const TRADE_TERM_MIN = 4;
  */
 export function namesGoods(word: string, goodsWords: ReadonlySet<string>): boolean {
   if (goodsWords.has(word)) return true;
-  const stems: string[] = [];
-  if (word.endsWith('IES')) stems.push(`${word.slice(0, -3)}Y`);
-  if (word.endsWith('ES')) stems.push(word.slice(0, -2));
-  if (word.endsWith('S')) stems.push(word.slice(0, -1));
-  for (const ending of TRADE_ENDINGS) {
-    if (!word.endsWith(ending)) continue;
+  const plurals: string[] = [];
+  if (word.endsWith('IES')) plurals.push(`${word.slice(0, -3)}Y`);
+  if (word.endsWith('ES')) plurals.push(word.slice(0, -2));
+  if (word.endsWith('S')) plurals.push(word.slice(0, -1));
+  if (plurals.some((s) => goodsWords.has(s))) return true;
+  return TRADE_ENDINGS.some((ending) => {
+    if (!word.endsWith(ending)) return false;
     const stem = word.slice(0, -ending.length);
-    stems.push(stem, `${stem}E`);
-  }
-  return stems.some(
-    (s) =>
-      goodsWords.has(s) &&
-      (s.length >= TRADE_TERM_MIN || !TRADE_ENDINGS.some((e) => word.endsWith(e))),
-  );
+    return [stem, `${stem}E`].some((s) => s.length >= TRADE_TERM_MIN && goodsWords.has(s));
+  });
 }
 
 /**

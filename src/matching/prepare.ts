@@ -221,12 +221,12 @@ export interface PreparedWatch {
   /** Whether the fused rule applies: a brand of 5+ characters that is not only common words. */
   fusedEligible: boolean;
   /**
-   * The words that name the goods of the watch's classes and of the classes related to them
-   * (goodsWordsOf), and the brand without those it has (`without_goods`): its remaining words,
-   * plain and folded, and the words left out (none when it has no such word).
+   * For `without_goods`: the words that name the goods of the watch's classes and of the classes
+   * related to them (goodsWordsOf), and the brand without those it has, its remainder also compact;
+   * null when the rule does not apply to the brand (withoutGoodsBrand).
    */
   goodsWords: ReadonlySet<string>;
-  withoutGoods: WithoutGoods;
+  withoutGoods: (WithoutGoods & { compact: string }) | null;
   /** The anchor keys sent (see addAnchorKeys): the brand's first and last 5 or 8 characters. */
   anchors: ReadonlySet<string>;
   /** The anchors' length (5 for a brand of 5-7 characters, else 8), 0 when none are sent. */
@@ -313,7 +313,7 @@ export function prepareWatchSides(
     weighty: weightyWords(brand, core, coreStart, stats),
     fusedEligible,
     goodsWords,
-    withoutGoods: withoutGoodsWords(brand, goodsWords),
+    withoutGoods: withoutGoodsBrand(brand, goodsWords),
     anchors,
     anchorSize,
     skeleton: phoneticSkeleton(brand.letters),
@@ -353,6 +353,34 @@ export function withoutGoodsWords(a: MarkAnalysis, goodsWords: ReadonlySet<strin
     at,
     dropped: mask === null ? [] : a.words.filter((_w, i) => mask[i]),
   };
+}
+
+/** Do the remaining words stand together, the words that name goods before or after them? */
+export function standsTogether(rest: WithoutGoods): boolean {
+  return rest.at.every((at, i) => i === 0 || at === (rest.at[i - 1] as number) + 1);
+}
+
+/** The shortest remainder `without_goods` compares: shorter ones are initials or fragments. */
+export const GOODS_REST_MIN_LENGTH = 4;
+
+/**
+ * The brand without the words that name goods, when `without_goods` applies to it: the watch has
+ * goods words, and the remainder is words that stand together, of 4+ characters and not only
+ * common words. Null otherwise.
+ */
+function withoutGoodsBrand(
+  brand: MarkAnalysis,
+  goodsWords: ReadonlySet<string>,
+): PreparedWatch['withoutGoods'] {
+  if (goodsWords.size === 0) return null;
+  const rest = withoutGoodsWords(brand, goodsWords);
+  const compact = rest.folded.join('');
+  const applies =
+    rest.folded.length > 0 &&
+    standsTogether(rest) &&
+    compact.length >= GOODS_REST_MIN_LENGTH &&
+    !allCommon(rest.folded);
+  return applies ? { ...rest, compact } : null;
 }
 
 /** The core's words that carry weight, the dominant ones marked (PreparedWatch.weighty). */

@@ -4,8 +4,13 @@
 // the goods and tell consumers nothing of who makes them, so tribunals compare what remains.
 // Retrieved by the remaining words: the rarest of them, or the two joined where one side writes
 // them as one word.
-import { allCommon, type MarkAnalysis } from '../normalize.ts';
-import { type PreparedWatch, type WithoutGoods, withoutGoodsWords } from '../prepare.ts';
+import type { MarkAnalysis } from '../normalize.ts';
+import {
+  type PreparedWatch,
+  standsTogether,
+  type WithoutGoods,
+  withoutGoodsWords,
+} from '../prepare.ts';
 import { isWeakWord, marksWith } from '../word-weights.ts';
 import { type EvidencePiece, lit, type MatchRule, quote } from './rule.ts';
 
@@ -20,23 +25,16 @@ export type WithoutGoodsReason = {
   markDropped: string[];
 };
 
-/** The shortest remainder compared: shorter ones are initials or fragments, not a name. */
-const REST_MIN_LENGTH = 4;
-
-/** Do the remaining words stand together, the goods words before or after them? */
-function together(rest: WithoutGoods): boolean {
-  return rest.at.every((at, i) => i === 0 || at === (rest.at[i - 1] as number) + 1);
-}
-
 /**
  * Are the remainders the same: the same words, or two words on one side written as one on the
- * other (NORTH COAST / NORTHCOAST). The mark's stand together, as the brand's do (restOf), so that
- * its stored runs hold them and the evidence quotes them as written.
+ * other (NORTH COAST / NORTHCOAST). The mark's stand together, as the brand's do
+ * (PreparedWatch.withoutGoods), so that its stored runs hold them and the evidence quotes them as
+ * written.
  */
 function sameRest(brand: WithoutGoods, mark: WithoutGoods): boolean {
   const b = brand.folded;
   const c = mark.folded;
-  if (!together(mark)) return false;
+  if (!standsTogether(mark)) return false;
   if (b.length === c.length) return b.every((w, i) => c[i] === w);
   if (b.length === 1 && c.length === 2) return c.join('') === b[0];
   return b.length === 2 && c.length === 1 && b.join('') === c[0];
@@ -62,28 +60,6 @@ function rarest(p: PreparedWatch, rest: WithoutGoods): string {
   return rest.folded[best] as string;
 }
 
-/** Each watch's restOf, computed once: a scan compares one watch with every candidate. */
-const REST = new WeakMap<PreparedWatch, string | null>();
-
-/**
- * The rule applies to a watch with goods words whose brand, without them, is words that stand
- * together, of 4+ characters and not only common words: that remainder, compact; else null.
- */
-function restOf(p: PreparedWatch): string | null {
-  const known = REST.get(p);
-  if (known !== undefined) return known;
-  const rest = p.withoutGoods;
-  const compact = rest.folded.join('');
-  const applies =
-    p.goodsWords.size > 0 &&
-    rest.folded.length > 0 &&
-    together(rest) &&
-    compact.length >= REST_MIN_LENGTH &&
-    !allCommon(rest.folded);
-  REST.set(p, applies ? compact : null);
-  return applies ? compact : null;
-}
-
 /** Each word its own quote: the words left out need not stand together in the mark. */
 function listed(words: readonly string[]): EvidencePiece[] {
   if (words.length === 0) return ['none'];
@@ -98,13 +74,12 @@ export const withoutGoods: MatchRule<WithoutGoodsReason> = {
   // other goods, as tribunals found NORTHCOAST WINE CO. for a brewery's NORTH COAST BREWING.
   crossesAt: 2,
   detect(p: PreparedWatch, m: MarkAnalysis) {
-    const rest = restOf(p);
-    // The mark's remainder stands together and joins as the brand's: its text holds it.
-    if (rest === null || !m.compact.includes(rest)) return null;
     const brand = p.withoutGoods;
+    // The mark's remainder stands together and joins as the brand's: its text holds it.
+    if (brand === null || !m.compact.includes(brand.compact)) return null;
     const mark = withoutGoodsWords(m, p.goodsWords);
     if (brand.dropped.length === 0 && mark.dropped.length === 0) return null;
-    if (mark.folded.length === 0 || !sameRest(brand, mark)) return null;
+    if (!sameRest(brand, mark)) return null;
     return {
       kind: 'without_goods',
       detail: `Without the words that name the goods, the mark ${quote(mark.words)} is the brand ${quote(brand.words)}.`,
@@ -115,13 +90,14 @@ export const withoutGoods: MatchRule<WithoutGoodsReason> = {
     };
   },
   keys(p, out) {
-    if (restOf(p) === null) return;
     const rest = p.withoutGoods;
+    if (rest === null) return;
     out.tokens.add(rest.folded.length === 1 ? (rest.folded[0] as string) : rarest(p, rest));
     if (rest.folded.length === 2) out.tokens.add(rest.folded.join(''));
   },
   severity: (_r, { p }) => {
-    const rest = p.withoutGoods;
+    // A finding implies the rule applies to the brand.
+    const rest = p.withoutGoods as WithoutGoods;
     const distinctive = rest.folded.some(
       (w, i) => !isWeakWord(p.stats, w, rest.words[i] as string),
     );
