@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { crossesClasses, pairClasses, readDecidedCases } from '../../bench/lib/decided-cases.ts';
+import { readMarkTexts } from '../../bench/lib/mark-texts.ts';
 import type { Db } from '../../src/data/db.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
-import { wordStatsFor } from '../../src/data/repositories/word-counts.ts';
 import {
   decideConflictPrepared,
   prepareWatch,
   type RecordInput,
-  statsWordsOf,
 } from '../../src/matching/decide.ts';
+import { analyzeMark } from '../../src/matching/normalize.ts';
+import { countWords } from '../../src/matching/word-weights.ts';
 import { createRegisterMirror } from '../../src/scan/sources/register-mirror.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { importRecords, makeRecord } from '../helpers/register.ts';
@@ -24,6 +25,9 @@ import { importRecords, makeRecord } from '../helpers/register.ts';
 
 const CLASSES = [25];
 const cases = readDecidedCases();
+// The evaluation's word counts (those of its register, the EUIPO texts), so that each watch, its
+// keys and its decisions are the evaluation's.
+const stats = countWords(readMarkTexts().map((t) => analyzeMark(t).words));
 const idOf = (i: number) => `EM0${String(700_000_000 + i)}`;
 
 /**
@@ -81,7 +85,6 @@ describe('the decided cases through the candidate query', () => {
     const count = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
     const missed: string[] = [];
     for (const [i, c] of cases.entries()) {
-      const stats = await wordStatsFor(db, statsWordsOf(c.earlier.text));
       const p = prepareWatch(
         { name: c.earlier.text, niceClasses: pairClasses(c, CLASSES)[0], designations: ['DE'] },
         stats,
@@ -109,7 +112,8 @@ describe('the decided cases through the candidate query', () => {
     for (const part of ['held-out', 'development']) {
       for (const outcome of ['conflict', 'no_conflict']) {
         for (const classes of ['same', 'cross']) {
-          assert.ok((raised.database.get(`${part}|${outcome}|${classes}`) ?? 0) > 0);
+          const key = `${part}|${outcome}|${classes}`;
+          assert.ok((raised.database.get(key) ?? 0) > 0, `${key}: none raised`);
         }
       }
     }
