@@ -43,6 +43,10 @@ const serverNote = `PostgreSQL-only tests SKIPPED (${serverSkipped.length} file$
 if (serverSkipped.length > 0) console.log(`note: ${serverNote}`);
 
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+// Node's runner applies the timeout to each file as well as each test, and stops a file's process
+// when it passes, so a test that spins (a loop that never yields) fails the run instead of holding
+// CI until the job is killed. The slowest files take a few minutes on this project's CI host.
+const timeoutMs = process.env.TEST_TIMEOUT_MS ?? String(20 * 60 * 1000);
 const result = spawnSync(
   process.execPath,
   [
@@ -50,6 +54,7 @@ const result = spawnSync(
     'tsx',
     '--test',
     `--test-concurrency=${concurrency}`,
+    `--test-timeout=${timeoutMs}`,
     '--test-reporter=spec',
     ...files,
   ],
