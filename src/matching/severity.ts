@@ -77,12 +77,23 @@ export function assessSeverity(
     const kept = `${shape} (score ${score.toFixed(2)} of 1; the disclaimer keeps the alert low)`;
     return { severity: 'low', decisive, why: kept, score };
   }
+  const { severity, cappedBy } = levelWithCap(score, relation);
+  const said = cappedBy === null ? why : `${why}, but ${cappedBy}, which makes it at most medium`;
+  return { severity, decisive, why: said, score };
+}
+
+/**
+ * The level of a score for goods that meet this way: the model's level, held at medium across
+ * classes (ACROSS_CLASSES), with the words that say why when it was held.
+ */
+export function levelWithCap(
+  score: number,
+  relation: GoodsRelation,
+): { severity: Severity; cappedBy: string | null } {
+  const level = levelOf(score);
   const across = ACROSS_CLASSES[relation];
-  if (levelOf(score) === 'high' && across !== undefined) {
-    const capped = `${why}, but ${across}, which makes it at most medium`;
-    return { severity: 'medium', decisive, why: capped, score };
-  }
-  return { severity: levelOf(score), decisive, why, score };
+  if (level === 'high' && across !== undefined) return { severity: 'medium', cappedBy: across };
+  return { severity: level, cappedBy: null };
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 } from '../../src/matching/features.ts';
 import { levelOf, MODEL, mainFactors, raises, scoreOf } from '../../src/matching/model.ts';
 import { analyzeMark } from '../../src/matching/normalize.ts';
-import { assessSeverity } from '../../src/matching/severity.ts';
+import { assessSeverity, levelWithCap } from '../../src/matching/severity.ts';
 
 const prepare = (name: string) => prepareWatch({ name, niceClasses: [25], designations: ['DE'] });
 const featuresOf = (
@@ -94,6 +94,27 @@ describe('score', () => {
     const far = scoreOf(featuresOf('SAMSUNG', 'SAMSUNG MOBILE CARE CENTRE LONDON'));
     assert.equal(levelOf(same), 'high');
     assert.ok(same > near && near > far, `${same} ${near} ${far}`);
+  });
+  it('holds a high score at medium across classes, and says why', () => {
+    const top = MODEL.thresholds.high;
+    // No decided or planted pair in a class nothing relates scores high with today's weights
+    // (goods_unrelated lowers it), so the cap is checked at the score itself.
+    assert.deepEqual(levelWithCap(top, 'same'), { severity: 'high', cappedBy: null });
+    assert.deepEqual(levelWithCap(top, 'unknown'), { severity: 'high', cappedBy: null });
+    assert.deepEqual(levelWithCap(top, 'related'), {
+      severity: 'medium',
+      cappedBy: 'in a related class rather than the same one',
+    });
+    assert.deepEqual(levelWithCap(top, 'unrelated'), {
+      severity: 'medium',
+      cappedBy: 'in a class whose goods are not known to be related',
+    });
+    // Below high nothing is held: the level is the model's.
+    assert.deepEqual(levelWithCap(MODEL.thresholds.medium, 'unrelated'), {
+      severity: 'medium',
+      cappedBy: null,
+    });
+    assert.equal(levelWithCap(0, 'related').severity, 'low');
   });
   it('names the features that made the score', () => {
     const f = featuresOf('PHILIPS', 'FILIPS');
