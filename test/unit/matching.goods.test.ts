@@ -442,4 +442,17 @@ describe('words that name the goods', () => {
     assert.equal(false, reason(p, 'KESTREL WINE COAST'));
     assert.equal(false, reason(watch('KESTREL BREWING COAST', [32]), 'KESTREL COAST WINE'));
   });
+
+  it('name the goods with related classes off too, in the watch class only', () => {
+    const own = watch('KESTREL COAST BREWING', [32], false);
+    // WINE still describes a class 32 mark: the same name, found in the watch's own class.
+    const same = decideConflictPrepared(own, record('KESTRELCOAST WINE CO.', [32]));
+    assert.equal(
+      same.reasons.some((r) => r.kind === 'without_goods'),
+      true,
+    );
+    // The related class itself is not searched.
+    const wine = record('KESTRELCOAST WINE CO.', [33], [{ niceClass: 33, text: 'wine' }]);
+    assert.equal(decideConflictPrepared(own, wine).conflict, false);
+  });
 });
