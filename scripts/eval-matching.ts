@@ -80,6 +80,14 @@ const BRANDS = option('--brands', 300);
  * decision saw, so that a change can be chosen on them; the held-out part is never listed so.
  */
 const devMisses: string[] = [];
+/** Why a decided conflict was not raised, in the order the decision tests it. */
+const MISS_CAUSES = {
+  no_rule: 'no text rule finds it',
+  classes: 'a rule finds it, in classes nothing relates',
+  across: 'a rule finds it in a related class, below `across`',
+  score: 'a rule finds it, scored below what raises it',
+} as const;
+type MissCause = keyof typeof MISS_CAUSES;
 const PER_KIND = 4;
 const CLASSES = [25];
 
@@ -626,6 +634,7 @@ function decidedCasesReport(): string[] {
   const rows = new Map<string, Tally>();
   const missed: string[] = [];
   const raisedNo: string[] = [];
+  const causes = new Map<string, number>();
   for (const c of decidedCases) {
     const [watchClasses, recordClasses] = pairClasses(c, CLASSES);
     const p = prepareWatch(
@@ -660,10 +669,15 @@ function decidedCasesReport(): string[] {
     }
     const label = `${c.earlier.text} / ${c.later.text}${cross === 'cross' ? ` (${watchClasses.join(',')} / ${recordClasses.join(',')})` : ''}`;
     if (d.conflict) checkDecided(p, d.reasons, c.later.text, c.part === 'held-out' ? null : label);
-    if (c.part === 'development' && sv === null && c.outcome === 'conflict')
-      devMisses.push(`${label} [${c.shape}]: ${whyNotRaised(p, r)}`);
+    const why = sv === null && c.outcome === 'conflict' ? whyNotRaised(p, r) : null;
+    if (why !== null) {
+      const k = `${c.part}|${why.cause}`;
+      causes.set(k, (causes.get(k) ?? 0) + 1);
+    }
+    if (c.part === 'development' && why !== null)
+      devMisses.push(`${label} [${c.shape}]: ${why.said}`);
     if (c.part !== 'held-out') continue;
-    if (sv === null && c.outcome === 'conflict') missed.push(`${label} [${c.shape}]`);
+    if (why !== null) missed.push(`${label} [${c.shape}]`);
     if (sv !== null && c.outcome === 'no_conflict') raisedNo.push(`${label} (${sv})`);
   }
   const count = (part: string) => decidedCases.filter((c) => c.part === part).length;
@@ -702,6 +716,20 @@ function decidedCasesReport(): string[] {
     `Held out: conflicts raised **${pct(c.raised, c.n)}**, raised conflicts rated medium or high **${pct(c.sev.high + c.sev.medium, c.raised)}**, pairs found not confusing rated high **${pct(nc.sev.high, nc.n)}** (of all such pairs).`,
   );
   out.push('');
+  // What a conflict not raised lacks: a rule that finds its text at all, goods the table relates,
+  // or a score; the held-out part is counted only to report it.
+  const causeKeys = Object.keys(MISS_CAUSES) as MissCause[];
+  out.push(
+    'Decided conflicts not raised, by what they lack (the held-out part is counted only to report it):',
+  );
+  out.push('');
+  out.push(`| part | conflicts not raised | ${causeKeys.map((k) => MISS_CAUSES[k]).join(' | ')} |`);
+  out.push(`|---|---:|${causeKeys.map(() => '---:').join('|')}|`);
+  for (const part of ['held-out', 'development']) {
+    const n = causeKeys.map((k) => causes.get(`${part}|${k}`) ?? 0);
+    out.push(`| ${part} | ${n.reduce((a, b) => a + b, 0)} | ${n.join(' | ')} |`);
+  }
+  out.push('');
   out.push(`Held-out conflicts not raised: ${missed.length === 0 ? 'none' : missed.join('; ')}.`);
   out.push('');
   out.push(
@@ -709,13 +737,20 @@ function decidedCasesReport(): string[] {
   );
   return out;
 }
-/** What the decision saw of a pair it did not raise: the rules, how the goods meet, the score. */
-function whyNotRaised(p: PreparedWatch, r: RecordInput): string {
+
+/**
+ * What the decision saw of a pair it did not raise: the cause (MISS_CAUSES), and in words the rules,
+ * how the goods meet, the score.
+ */
+function whyNotRaised(p: PreparedWatch, r: RecordInput): { cause: MissCause; said: string } {
   const { m, text, relation } = findCandidate(p, r);
-  if (text.length === 0) return 'no rule finds it';
+  if (text.length === 0) return { cause: 'no_rule', said: 'no rule finds it' };
   const rules = text.map((t) => t.kind).join('+');
   if (relation === null)
-    return `${rules}; classes neither shared nor related (goods.ts), nor the same distinctive mark`;
+    return {
+      cause: 'classes',
+      said: `${rules}; classes neither shared nor related (goods.ts), nor the same distinctive mark`,
+    };
   const { score } = scorePair(p, m, r.markText, text, r, relation);
   const gate = acrossGate(p, text, relation);
   const needs =
@@ -724,7 +759,9 @@ function whyNotRaised(p: PreparedWatch, r: RecordInput): string {
       : gate === 'medium'
         ? MODEL.thresholds.medium
         : MODEL.thresholds.alert;
-  return `${rules}; goods ${relation}; score ${score.toFixed(3)} below ${needs} (${gate === 'none' ? 'alert' : gate})`;
+  const cause = gate === 'across' && score >= MODEL.thresholds.alert ? 'across' : 'score';
+  const said = `${rules}; goods ${relation}; score ${score.toFixed(3)} below ${needs} (${gate === 'none' ? 'alert' : gate})`;
+  return { cause, said };
 }
 console.log(report);
 if (args.includes('--dev-misses')) {
