@@ -82,3 +82,83 @@ export function crossesClasses(c: DecidedCase): boolean {
   const b = c.later.classes;
   return a !== null && b !== null && a.length > 0 && b.length > 0 && !a.some((x) => b.includes(x));
 }
+
+/** The markers around the counts in test/fixtures/decided-cases/README.md. */
+export const DECIDED_COUNTS_MARKERS = ['<!-- counts:start -->', '<!-- counts:end -->'] as const;
+
+/**
+ * The "Counts" section of test/fixtures/decided-cases/README.md, computed from the cases: how many
+ * pairs, outcomes, class crossings, stated classes and goods, and the tables by part, by part and
+ * classes, by tribunal and by shape (most pairs first, ties by name). `npm run decided:counts`
+ * writes it into the README; a test holds the README to it.
+ */
+export function decidedCountsMarkdown(cases: readonly (DecidedCase & { part: Part })[]): string {
+  const conflicts = (xs: readonly DecidedCase[]) => xs.filter((c) => c.outcome === 'conflict');
+  const row = (name: string, xs: readonly DecidedCase[]) => {
+    const n = conflicts(xs).length;
+    return `| ${name} | ${xs.length} | ${n} | ${xs.length - n} |`;
+  };
+  const table = (head: string, groups: [string, DecidedCase[]][]) => [
+    `| ${head} | pairs | conflict | no_conflict |`,
+    '| --- | --- | --- | --- |',
+    ...groups.map(([name, xs]) => row(name, xs)),
+  ];
+  const byCount = (key: (c: DecidedCase) => string): [string, DecidedCase[]][] => {
+    const groups = new Map<string, DecidedCase[]>();
+    for (const c of cases) groups.set(key(c), [...(groups.get(key(c)) ?? []), c]);
+    return [...groups].sort(
+      ([a, xs], [b, ys]) => ys.length - xs.length || (a < b ? -1 : a > b ? 1 : 0),
+    );
+  };
+  const pct = (n: number) => `${((100 * n) / cases.length).toFixed(1)}%`;
+  const classed = (m: DecidedMark) => m.classes !== null && m.classes.length > 0;
+  const stated = (m: DecidedMark) => (m.goods ?? '').trim().length > 0;
+  const crossing = cases.filter(crossesClasses).length;
+  const negatives = cases.length - conflicts(cases).length;
+  const origins = new Map<string, number>();
+  for (const m of cases.flatMap((c) => [c.earlier, c.later])) {
+    const origin = m.classesFrom ?? 'none';
+    origins.set(origin, (origins.get(origin) ?? 0) + 1);
+  }
+  const originList = [...origins]
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+    .map(([o, n]) => `\`${o}\` ${n}`)
+    .join(', ');
+  const inPart = (part: Part, cross: boolean | null) =>
+    cases.filter((c) => c.part === part && (cross === null || crossesClasses(c) === cross));
+  return [
+    `${cases.length} pairs in all: ${cases.length - negatives} \`conflict\` and ${negatives} \`no_conflict\`. ${crossing} pairs cross classes (both marks have classes, none shared): ${pct(crossing)}, at least the third that issue 27 asks for; ${pct(negatives)} were found not to be conflicts. ${cases.filter((c) => classed(c.earlier) || classed(c.later)).length} give Nice classes for at least one of the two marks, ${cases.filter((c) => classed(c.earlier) && classed(c.later)).length} for both; ${cases.filter((c) => stated(c.earlier) || stated(c.later)).length} state the goods of at least one mark. \`test/unit/matching.decided-split.test.ts\` checks these proportions, that every pair carries its citation, source and quote, and that this section is what \`npm run decided:counts\` writes from the cases.`,
+    '',
+    `\`classesFrom\` of the marks' classes: ${originList} (\`none\`: no classes).`,
+    '',
+    'By part of the split (bench/lib/decided-cases.ts):',
+    '',
+    ...table('part', [
+      ['development', inPart('development', null)],
+      ['held-out', inPart('held-out', null)],
+    ]),
+    '',
+    'By part and classes:',
+    '',
+    ...table('part, classes', [
+      ['development, same or unstated', inPart('development', false)],
+      ['held-out, same or unstated', inPart('held-out', false)],
+      ['development, cross-class', inPart('development', true)],
+      ['held-out, cross-class', inPart('held-out', true)],
+    ]),
+    '',
+    'By tribunal:',
+    '',
+    ...table(
+      'tribunal',
+      byCount((c) => c.tribunal ?? 'not stated'),
+    ),
+    '',
+    'By shape:',
+    '',
+    ...table(
+      'shape',
+      byCount((c) => c.shape),
+    ),
+  ].join('\n');
+}

@@ -2,11 +2,14 @@
 // a fixed hash of the pair's id, so that no pair moves when cases are added, and the classes a
 // pair is compared in.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   crossesClasses,
+  DECIDED_COUNTS_MARKERS,
   DECIDED_SHAPES,
   type DecidedCase,
+  decidedCountsMarkdown,
   pairClasses,
   partOf,
   readDecidedCases,
@@ -56,6 +59,17 @@ describe('the split of the decided cases', () => {
     assert.ok(crossing * 3 >= cases.length, `${crossing} of ${cases.length} cross classes`);
     const negatives = cases.filter((c) => c.outcome === 'no_conflict').length;
     assert.ok(negatives * 3 >= cases.length, `${negatives} of ${cases.length} not conflicts`);
+  });
+
+  it('is counted in its README as the fixture holds it (npm run decided:counts)', () => {
+    const readme = readFileSync(
+      new URL('../fixtures/decided-cases/README.md', import.meta.url),
+      'utf8',
+    );
+    const [start, end] = DECIDED_COUNTS_MARKERS;
+    const section = readme.slice(readme.indexOf(start) + start.length, readme.indexOf(end));
+    assert.ok(readme.includes(start) && readme.includes(end), 'the README has the markers');
+    assert.equal(section.trim(), decidedCountsMarkdown(readDecidedCases()));
   });
 
   it('gives every pair its citation, source, quote, outcome and shape, and classes from a stated origin', () => {
