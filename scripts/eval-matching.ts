@@ -19,7 +19,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crossesClasses, pairClasses, readDecidedCases } from '../bench/lib/decided-cases.ts';
+import {
+  crossesClasses,
+  decidedRecord,
+  pairClasses,
+  readDecidedCases,
+} from '../bench/lib/decided-cases.ts';
 import { MARK_TEXTS_FILE, readMarkTexts } from '../bench/lib/mark-texts.ts';
 import { ALERTS_PER_WATCH_BEFORE, checkTargets } from '../bench/lib/matching-targets.ts';
 import { mulberry32 } from '../bench/lib/random.ts';
@@ -641,13 +646,7 @@ function decidedCasesReport(): string[] {
       { name: c.earlier.text, niceClasses: watchClasses, designations: ['DE'] },
       wordStats,
     );
-    const r: RecordInput = {
-      markText: c.later.text,
-      classes: recordClasses,
-      jurisdiction: 'EM',
-      // The decision's goods, for each of the later mark's classes (it states one text for all).
-      goods: recordClasses.map((niceClass) => ({ niceClass, text: c.later.goods ?? '' })),
-    };
+    const r = decidedRecord(c, CLASSES);
     const d = decideConflictPrepared(p, r);
     const cross = crossesClasses(c) ? 'cross' : 'same';
     const keys = [`${c.part}|${c.outcome}|${cross}`, `${c.part}|${c.outcome}|all`];

@@ -17,7 +17,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pairClasses, readDecidedCases } from '../bench/lib/decided-cases.ts';
+import { decidedRecord, pairClasses, readDecidedCases } from '../bench/lib/decided-cases.ts';
 import { readMarkTexts } from '../bench/lib/mark-texts.ts';
 import { ALERTS_PER_WATCH_BEFORE, ALERTS_PER_WATCH_GROWTH } from '../bench/lib/matching-targets.ts';
 import { mulberry32 } from '../bench/lib/random.ts';
@@ -99,14 +99,8 @@ const decidedTotals = { conflict: 0, no_conflict: 0 };
 for (const c of readDecidedCases()) {
   if (c.part !== 'development') continue;
   decidedTotals[c.outcome]++;
-  const [earlier, later] = pairClasses(c, CLASSES);
-  const ex = exampleOf(prepare(c.earlier.text, earlier), {
-    markText: c.later.text,
-    classes: later,
-    jurisdiction: 'EM',
-    // As the evaluation gives them: the decision's goods for each of the later mark's classes.
-    goods: later.map((niceClass) => ({ niceClass, text: c.later.goods ?? '' })),
-  });
+  const [earlier] = pairClasses(c, CLASSES);
+  const ex = exampleOf(prepare(c.earlier.text, earlier), decidedRecord(c, CLASSES));
   if (ex === null) continue;
   examples.push({
     ...ex,

@@ -6,6 +6,7 @@
 // pair in its part. Rules and weights may be tuned on the development part only.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { RecordInput } from '../../src/matching/decide.ts';
 
 export const DECIDED_CASES = new URL(
   '../../test/fixtures/decided-cases/cases.json',
@@ -74,6 +75,21 @@ export function pairClasses(c: DecidedCase, fallback: readonly number[]): [numbe
   const earlier = c.earlier.classes ?? c.later.classes ?? [...fallback];
   const later = c.later.classes ?? c.earlier.classes ?? [...fallback];
   return [earlier, later];
+}
+
+/**
+ * The later mark as a register record, as the evaluation, the training and the database test give
+ * it to the decision: in its classes (pairClasses), the same territory as the watch's, and the
+ * decision's goods for each of its classes (the decision states one text for all).
+ */
+export function decidedRecord(c: DecidedCase, fallback: readonly number[]): RecordInput {
+  const classes = pairClasses(c, fallback)[1];
+  return {
+    markText: c.later.text,
+    classes,
+    jurisdiction: 'EM',
+    goods: classes.map((niceClass) => ({ niceClass, text: c.later.goods ?? '' })),
+  };
 }
 
 /** Whether the pair crosses classes: both marks have classes, none of them shared. */

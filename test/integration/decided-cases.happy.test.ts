@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { crossesClasses, pairClasses, readDecidedCases } from '../../bench/lib/decided-cases.ts';
+import {
+  crossesClasses,
+  decidedRecord,
+  pairClasses,
+  readDecidedCases,
+} from '../../bench/lib/decided-cases.ts';
 import { readMarkTexts } from '../../bench/lib/mark-texts.ts';
 import type { Db } from '../../src/data/db.ts';
 import { highestChangeSeq } from '../../src/data/repositories/marks.ts';
@@ -36,14 +41,7 @@ const idOf = (i: number) => `EM0${String(700_000_000 + i)}`;
  * mark was filed by the year of its decision.
  */
 function recordOf(c: (typeof cases)[number]): RecordInput & { filedAt: string } {
-  const classes = pairClasses(c, CLASSES)[1];
-  return {
-    markText: c.later.text,
-    classes,
-    jurisdiction: 'EM',
-    goods: classes.map((niceClass) => ({ niceClass, text: c.later.goods ?? '' })),
-    filedAt: `${c.year ?? 2000}-01-01`,
-  };
+  return { ...decidedRecord(c, CLASSES), filedAt: `${c.year ?? 2000}-01-01` };
 }
 
 describe('the decided cases through the candidate query', () => {
