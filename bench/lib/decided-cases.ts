@@ -121,7 +121,11 @@ export function decidedCountsMarkdown(cases: readonly (DecidedCase & { part: Par
   ];
   const byCount = (key: (c: DecidedCase) => string): [string, DecidedCase[]][] => {
     const groups = new Map<string, DecidedCase[]>();
-    for (const c of cases) groups.set(key(c), [...(groups.get(key(c)) ?? []), c]);
+    for (const c of cases) {
+      const group = groups.get(key(c));
+      if (group === undefined) groups.set(key(c), [c]);
+      else group.push(c);
+    }
     return [...groups].sort(
       ([a, xs], [b, ys]) => ys.length - xs.length || (a < b ? -1 : a > b ? 1 : 0),
     );
