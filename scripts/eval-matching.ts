@@ -22,12 +22,23 @@ import { fileURLToPath } from 'node:url';
 import {
   crossesClasses,
   decidedRecord,
+  type Part,
   pairClasses,
   readDecidedCases,
 } from '../bench/lib/decided-cases.ts';
 import { MARK_TEXTS_FILE, readMarkTexts } from '../bench/lib/mark-texts.ts';
-import { ALERTS_PER_WATCH_BEFORE, checkTargets } from '../bench/lib/matching-targets.ts';
+import {
+  ALERTS_PER_WATCH_BEFORE,
+  checkTargets,
+  HELD_OUT_RAISED_GOAL,
+} from '../bench/lib/matching-targets.ts';
 import { mulberry32 } from '../bench/lib/random.ts';
+import {
+  costOfRaising,
+  descending,
+  neededFromUnfound,
+  type UnfoundPair,
+} from '../bench/lib/score-ceiling.ts';
 import {
   EXPECTED_REASON as EXPECTED,
   isBrandLike,
@@ -85,6 +96,13 @@ const BRANDS = option('--brands', 300);
  * decision saw, so that a change can be chosen on them; the held-out part is never listed so.
  */
 const devMisses: string[] = [];
+/** Each part's decided pairs not raised that no text rule finds, scored without a rule. */
+const unfound: Record<Part, UnfoundPair[]> = { development: [], 'held-out': [] };
+/** Each part's decided conflicts: how many, how many raised, how many more a rule finds. */
+const decidedConflicts: Record<Part, { n: number; raised: number; ruleFound: number }> = {
+  development: { n: 0, raised: 0, ruleFound: 0 },
+  'held-out': { n: 0, raised: 0, ruleFound: 0 },
+};
 /** Why a decided conflict was not raised, in the order the decision tests it. */
 const MISS_CAUSES = {
   no_rule: 'no text rule finds it',
@@ -182,6 +200,13 @@ const stats = new Map<Kind, KindStats>(
 const falseSeverity = noSeverities();
 let negativePairs = 0;
 let excluded = 0;
+/**
+ * The unrelated marks not raised, of the first CEILING_WATCHES watches, with the score the model
+ * gives them (as if a rule-free path raised pairs by the score alone): at least the alert threshold.
+ */
+const CEILING_WATCHES = 100;
+const unrelatedScores: number[] = [];
+let unrelatedScored = 0;
 const falseAlerts: { brand: string; mark: string; reasons: string }[] = [];
 const falseByReason = new Map<string, number>();
 let retrievalChecked = 0;
@@ -262,7 +287,7 @@ const raisedInAnyClass = (p: PreparedWatch, markText: string) => {
   const d = decideConflictPrepared(p, { markText, classes: [other], jurisdiction: 'EM' });
   return d.conflict && d.reasons.some((r) => r.kind === 'any_class');
 };
-for (const brand of brands) {
+for (const [watchIndex, brand] of brands.entries()) {
   const p = prepare(brand);
   const tally: Tally = { after: 0, before: 0, related: 0, anyClass: 0 };
   alertsPerWatch.push(tally);
@@ -319,6 +344,15 @@ for (const brand of brands) {
     if (isCandidate) candidatesRetrieved++;
     if (retrievedInRelated(p, k)) relatedCandidates++;
     const d = decideConflictPrepared(p, record(text));
+    if (!d.conflict && watchIndex < CEILING_WATCHES) {
+      unrelatedScored++;
+      // A pair a rule finds but does not raise scored below the alert threshold (d.score).
+      const score =
+        textKinds(d.reasons).length > 0
+          ? d.score
+          : scorePair(p, a, text, [], { classes: CLASSES }, 'same').score;
+      if (score >= MODEL.thresholds.alert) unrelatedScores.push(score);
+    }
     if (d.conflict) {
       tally.after++;
       if (raisedBefore(d.reasons)) tally.before++;
@@ -343,6 +377,9 @@ for (const brand of brands) {
 // ---------------------------------------------------------------------------------------------
 const pct = (a: number, b: number): string => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 const per10k = (10_000 * falseAlerts.length) / negativePairs;
+// Sorted once, and the list let go before the timing below.
+const unrelatedSorted = descending(unrelatedScores);
+unrelatedScores.length = 0;
 // Speed: best of three passes of 20 watches over every real mark (JIT warm by now), in CPU time
 // of this process so that other load on the machine does not count.
 const timedRecords = texts.map(record);
@@ -390,6 +427,8 @@ for (const kind of KINDS) {
 lines.push(`| alerts on unrelated marks | ${falseAlerts.length} | ${share(falseSeverity)} |`);
 lines.push('');
 lines.push(...decidedCasesReport());
+lines.push('');
+lines.push(...ceilingReport());
 lines.push('');
 lines.push(...compoundReport());
 lines.push('');
@@ -673,6 +712,11 @@ function decidedCasesReport(): string[] {
       const k = `${c.part}|${why.cause}`;
       causes.set(k, (causes.get(k) ?? 0) + 1);
     }
+    if (sv === null) {
+      const { m, text } = findCandidate(p, r);
+      const score = scorePair(p, m, r.markText, [], { classes: recordClasses }, 'same').score;
+      if (text.length === 0) unfound[c.part].push({ score, conflict: c.outcome === 'conflict' });
+    }
     if (c.part === 'development' && why !== null)
       devMisses.push(`${label} [${c.shape}]: ${why.said}`);
     if (c.part !== 'held-out') continue;
@@ -708,6 +752,15 @@ function decidedCasesReport(): string[] {
   const ho = (outcome: string) => rows.get(`held-out|${outcome}|all`) ?? tally();
   const c = ho('conflict');
   const nc = ho('no_conflict');
+  for (const part of ['held-out', 'development'] as const) {
+    const all = rows.get(`${part}|conflict|all`) ?? tally();
+    const misses = (Object.keys(MISS_CAUSES) as MissCause[]).filter((k) => k !== 'no_rule');
+    decidedConflicts[part] = {
+      n: all.n,
+      raised: all.raised,
+      ruleFound: misses.reduce((sum, k) => sum + (causes.get(`${part}|${k}`) ?? 0), 0),
+    };
+  }
   heldOut.raised = c.raised / Math.max(1, c.n);
   heldOut.mediumHigh = (c.sev.high + c.sev.medium) / Math.max(1, c.raised);
   heldOut.noConflictHigh = nc.sev.high / Math.max(1, nc.n);
@@ -733,6 +786,49 @@ function decidedCasesReport(): string[] {
   out.push('');
   out.push(
     `Held-out pairs found not confusing, raised all the same: ${raisedNo.length === 0 ? 'none' : raisedNo.join('; ')}.`,
+  );
+  return out;
+}
+
+/**
+ * What raising the decided conflicts no text rule finds would cost, by the model's score alone:
+ * the development part at a few depths, and the held-out part (reported, never tuned on) at the
+ * depth its target needs once every conflict a rule finds is raised as well.
+ */
+function ceilingReport(): string[] {
+  const share = HELD_OUT_RAISED_GOAL;
+  const per10kOf = (n: number) => ((10_000 * n) / Math.max(1, unrelatedScored)).toFixed(2);
+  const out: string[] = [];
+  out.push(
+    `Decided conflicts no text rule finds, and what raising them would cost. Such a pair can be raised only by the model's score without a rule (every such pair scored as if filed in the watch's class, which favours the pairs crossing classes). Ranked by that score, raising the first conflicts raises every pair that scores as high: the part's pairs found not confusing and that no rule finds, and the unrelated real marks of the run above that are not raised now (false alerts, counted over the first ${Math.min(CEILING_WATCHES, brands.length)} watches: ${unrelatedScored.toLocaleString('en')} pairs). The model's alert threshold is ${MODEL.thresholds.alert}: a pair scoring below it is not raised by any score.`,
+  );
+  out.push('');
+  out.push(
+    '| part | conflicts no rule finds | raised by the score | found not confusing, raised with them | lowest score raised | false alerts added per 10,000 unrelated marks per watch |',
+  );
+  out.push('|---|---:|---:|---:|---:|---:|');
+  const row = (part: Part, k: number, what = '') => {
+    const pairs = unfound[part];
+    const total = pairs.filter((x) => x.conflict).length;
+    const cost = costOfRaising(pairs, k, unrelatedSorted);
+    if (cost === null) return;
+    const reachable = cost.scoreFrom >= MODEL.thresholds.alert;
+    out.push(
+      `| ${part}${what} | ${total} | ${cost.conflicts} | ${cost.notConfusing} | ${cost.scoreFrom.toFixed(3)} | ${reachable ? per10kOf(cost.falseAlerts) : 'below the alert threshold'} |`,
+    );
+  };
+  // A few depths, the deepest the alert threshold allows, and all of them.
+  const dev = unfound.development.filter((x) => x.conflict);
+  const reachable = dev.filter((x) => x.score >= MODEL.thresholds.alert).length;
+  const depths = new Set([1, 5, 10, 15, reachable, dev.length].filter((k) => k <= dev.length));
+  for (const k of [...depths].sort((a, b) => a - b)) row('development', k);
+  const h = decidedConflicts['held-out'];
+  const needed = neededFromUnfound(h.n, h.raised, h.ruleFound, share);
+  const held = unfound['held-out'].filter((x) => x.conflict).length;
+  row('held-out', needed, `, for ${(100 * share).toFixed(0)}% of its conflicts`);
+  out.push('');
+  out.push(
+    `The held-out part raises ${h.raised} of its ${h.n} conflicts; a rule finds ${h.ruleFound} more. With all of those raised, ${(100 * share).toFixed(0)}% needs ${needed} of the ${held} that no rule finds.`,
   );
   return out;
 }

@@ -5,6 +5,8 @@
 
 /** Alerts per watch over the evaluation's EUIPO texts before the model (commit bc99b7b): the mean. */
 export const ALERTS_PER_WATCH_BEFORE = { distinctive: 1.6, common: 9.2 } as const;
+/** The share of the held-out decided conflicts to raise. */
+export const HELD_OUT_RAISED_GOAL = 0.9;
 /** How far above that the alerts per watch may go. */
 export const ALERTS_PER_WATCH_GROWTH = 0.25;
 
@@ -47,7 +49,11 @@ export function checkTargets(f: MatchingFigures): TargetRow[] {
   const count = (x: number) => x.toFixed(2);
   const growth = 1 + ALERTS_PER_WATCH_GROWTH;
   return [
-    least('held-out decided conflicts raised (same and related classes)', f.heldOutRaised, 0.9),
+    least(
+      'held-out decided conflicts raised (same and related classes)',
+      f.heldOutRaised,
+      HELD_OUT_RAISED_GOAL,
+    ),
     least('held-out raised conflicts rated medium or high', f.heldOutMediumHigh, 0.85),
     most('held-out pairs found not confusing rated high', f.heldOutNoConflictHigh, 0.1),
     most('planted: alerts on unrelated marks rated high', f.unrelatedHigh, 0.05),
