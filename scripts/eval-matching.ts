@@ -34,6 +34,7 @@ import {
 } from '../bench/lib/matching-targets.ts';
 import { mulberry32 } from '../bench/lib/random.ts';
 import {
+  closestLikeness,
   costOfRaising,
   descending,
   neededFromUnfound,
@@ -97,7 +98,10 @@ const BRANDS = option('--brands', 300);
  */
 const devMisses: string[] = [];
 /** Each part's decided pairs not raised that no text rule finds, scored without a rule. */
-const unfound: Record<Part, UnfoundPair[]> = { development: [], 'held-out': [] };
+const unfound: Record<Part, (UnfoundPair & { likeness: number })[]> = {
+  development: [],
+  'held-out': [],
+};
 /** Each part's decided conflicts: how many, how many raised, how many more a rule finds. */
 const decidedConflicts: Record<Part, { n: number; raised: number; ruleFound: number }> = {
   development: { n: 0, raised: 0, ruleFound: 0 },
@@ -205,7 +209,9 @@ let excluded = 0;
  * gives them (as if a rule-free path raised pairs by the score alone): at least the alert threshold.
  */
 const CEILING_WATCHES = 100;
-const unrelatedScores: number[] = [];
+const ceilingPairs = Math.min(CEILING_WATCHES, BRANDS) * texts.length;
+const unrelatedScores = new Float64Array(ceilingPairs);
+const unrelatedLikeness = new Float64Array(ceilingPairs);
 let unrelatedScored = 0;
 const falseAlerts: { brand: string; mark: string; reasons: string }[] = [];
 const falseByReason = new Map<string, number>();
@@ -345,13 +351,11 @@ for (const [watchIndex, brand] of brands.entries()) {
     if (retrievedInRelated(p, k)) relatedCandidates++;
     const d = decideConflictPrepared(p, record(text));
     if (!d.conflict && watchIndex < CEILING_WATCHES) {
+      const unfound = scorePair(p, a, text, [], { classes: CLASSES }, 'same');
+      // A pair a rule finds but does not raise keeps its score, below the alert threshold.
+      unrelatedScores[unrelatedScored] = textKinds(d.reasons).length > 0 ? d.score : unfound.score;
+      unrelatedLikeness[unrelatedScored] = closestLikeness(unfound.features);
       unrelatedScored++;
-      // A pair a rule finds but does not raise scored below the alert threshold (d.score).
-      const score =
-        textKinds(d.reasons).length > 0
-          ? d.score
-          : scorePair(p, a, text, [], { classes: CLASSES }, 'same').score;
-      if (score >= MODEL.thresholds.alert) unrelatedScores.push(score);
     }
     if (d.conflict) {
       tally.after++;
@@ -377,9 +381,10 @@ for (const [watchIndex, brand] of brands.entries()) {
 // ---------------------------------------------------------------------------------------------
 const pct = (a: number, b: number): string => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)}%`);
 const per10k = (10_000 * falseAlerts.length) / negativePairs;
-// Sorted once, and the list let go before the timing below.
-const unrelatedSorted = descending(unrelatedScores);
-unrelatedScores.length = 0;
+const unrelatedSorted = {
+  score: descending(unrelatedScores.subarray(0, unrelatedScored)),
+  likeness: descending(unrelatedLikeness.subarray(0, unrelatedScored)),
+};
 // Speed: best of three passes of 20 watches over every real mark (JIT warm by now), in CPU time
 // of this process so that other load on the machine does not count.
 const timedRecords = texts.map(record);
@@ -714,8 +719,20 @@ function decidedCasesReport(): string[] {
     }
     if (sv === null) {
       const { m, text } = findCandidate(p, r);
-      const score = scorePair(p, m, r.markText, [], { classes: recordClasses }, 'same').score;
-      if (text.length === 0) unfound[c.part].push({ score, conflict: c.outcome === 'conflict' });
+      const { score, features } = scorePair(
+        p,
+        m,
+        r.markText,
+        [],
+        { classes: recordClasses },
+        'same',
+      );
+      if (text.length === 0)
+        unfound[c.part].push({
+          score,
+          likeness: closestLikeness(features),
+          conflict: c.outcome === 'conflict',
+        });
     }
     if (c.part === 'development' && why !== null)
       devMisses.push(`${label} [${c.shape}]: ${why.said}`);
@@ -800,21 +817,26 @@ function ceilingReport(): string[] {
   const per10kOf = (n: number) => ((10_000 * n) / Math.max(1, unrelatedScored)).toFixed(2);
   const out: string[] = [];
   out.push(
-    `Decided conflicts no text rule finds, and what raising them would cost. Such a pair can be raised only by the model's score without a rule (every such pair scored as if filed in the watch's class, which favours the pairs crossing classes). Ranked by that score, raising the first conflicts raises every pair that scores as high: the part's pairs found not confusing and that no rule finds, and the unrelated real marks of the run above that are not raised now (false alerts, counted over the first ${Math.min(CEILING_WATCHES, brands.length)} watches: ${unrelatedScored.toLocaleString('en')} pairs). The model's alert threshold is ${MODEL.thresholds.alert}: a pair scoring below it is not raised by any score.`,
+    `Decided conflicts no text rule finds, and what raising them would cost. Such a pair can be raised only by the model's score without a rule (every such pair scored as if filed in the watch's class, which favours the pairs crossing classes). Ranked by that score, raising the first k conflicts (more where scores tie) raises every pair that scores as high: the part's pairs found not confusing that no rule finds, and the unrelated real marks of the run above that are not raised now (false alerts, counted over the first ${Math.min(CEILING_WATCHES, brands.length)} watches: ${unrelatedScored.toLocaleString('en')} pairs). The model's alert threshold is ${MODEL.thresholds.alert}: a pair scoring below it is raised by no score. Beside it, the same count ranked by the closest likeness of the texts alone (the best of the model's likeness features, whole or word by word, by letters, trigrams or sound), so that the cost does not rest on the model's weights.`,
   );
   out.push('');
   out.push(
-    '| part | conflicts no rule finds | raised by the score | found not confusing, raised with them | lowest score raised | false alerts added per 10,000 unrelated marks per watch |',
+    '| part | conflicts no rule finds | k | by the score: lowest raised | found not confusing, raised with them | false alerts added per 10,000 unrelated marks per watch | by the likeness: lowest raised | found not confusing, raised with them | false alerts added per 10,000 |',
   );
-  out.push('|---|---:|---:|---:|---:|---:|');
+  out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   const row = (part: Part, k: number, what = '') => {
-    const pairs = unfound[part];
-    const total = pairs.filter((x) => x.conflict).length;
-    const cost = costOfRaising(pairs, k, unrelatedSorted);
-    if (cost === null) return;
-    const reachable = cost.scoreFrom >= MODEL.thresholds.alert;
+    const byScore = unfound[part];
+    const total = byScore.filter((x) => x.conflict).length;
+    const score = costOfRaising(byScore, k, unrelatedSorted.score);
+    const byLikeness = byScore.map((x) => ({ score: x.likeness, conflict: x.conflict }));
+    const likeness = costOfRaising(byLikeness, k, unrelatedSorted.likeness);
+    if (score === null || likeness === null) return;
+    const scoreCost =
+      score.scoreFrom >= MODEL.thresholds.alert
+        ? per10kOf(score.falseAlerts)
+        : 'below the alert threshold';
     out.push(
-      `| ${part}${what} | ${total} | ${cost.conflicts} | ${cost.notConfusing} | ${cost.scoreFrom.toFixed(3)} | ${reachable ? per10kOf(cost.falseAlerts) : 'below the alert threshold'} |`,
+      `| ${part}${what} | ${total} | ${k} | ${score.scoreFrom.toFixed(3)} | ${score.notConfusing} | ${scoreCost} | ${likeness.scoreFrom.toFixed(3)} | ${likeness.notConfusing} | ${per10kOf(likeness.falseAlerts)} |`,
     );
   };
   // A few depths, the deepest the alert threshold allows, and all of them.

@@ -2,6 +2,7 @@
 // Such a pair can be raised only by the model's score alone. Ranked by that score, raising the first
 // k conflicts raises every pair that scores as high: the part's pairs found not confusing and the
 // planted evaluation's unrelated marks, which are false alerts. Pure, so that it can be tested.
+import type { Features } from '../../src/matching/features.ts';
 
 /** A decided pair that no text rule finds, with the score the model gives it without a rule. */
 export interface UnfoundPair {
@@ -21,8 +22,17 @@ export interface RaisingCost {
 }
 
 /** The unrelated marks' scores, highest first, so that the count above a score is a search. */
-export function descending(scores: readonly number[]): Float64Array {
+export function descending(scores: ArrayLike<number>): Float64Array {
   return Float64Array.from(scores).sort().reverse();
+}
+
+/**
+ * The closest likeness of two texts, whatever weighs it: the best of the model's likeness features,
+ * whole or word by word, by letters, trigrams or sound. A second ranking beside the model's score,
+ * so that the cost does not rest on the model's weights alone.
+ */
+export function closestLikeness(f: Features): number {
+  return Math.max(f.whole_text, f.whole_trigram, f.whole_sound, f.word_text, f.word_sound);
 }
 
 /** How many of the scores (highest first) are at least `score`. */

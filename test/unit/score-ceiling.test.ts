@@ -3,11 +3,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  closestLikeness,
   costOfRaising,
   descending,
   neededFromUnfound,
   type UnfoundPair,
 } from '../../bench/lib/score-ceiling.ts';
+import { FEATURES, type Features } from '../../src/matching/features.ts';
 
 const pairs: UnfoundPair[] = [
   { score: 0.7, conflict: false },
@@ -55,5 +57,12 @@ describe('the cost of raising pairs no rule finds by their score', () => {
     assert.equal(neededFromUnfound(95, 61, 13, 0.9), 12);
     assert.equal(neededFromUnfound(10, 9, 0, 0.9), 0);
     assert.equal(neededFromUnfound(10, 5, 10, 0.9), 0);
+  });
+
+  it('ranks by likeness as the best of the five likeness features, whatever else holds', () => {
+    const none = Object.fromEntries(FEATURES.map((f) => [f, 0])) as Features;
+    for (const f of ['whole_text', 'whole_trigram', 'whole_sound', 'word_text', 'word_sound']) {
+      assert.equal(closestLikeness({ ...none, [f]: 0.4, rules_more: 1, prefix: 0.9 }), 0.4, f);
+    }
   });
 });
