@@ -70,7 +70,12 @@ import {
 } from '../src/matching/decide.ts';
 import { FEATURES } from '../src/matching/features.ts';
 import { MODEL } from '../src/matching/model.ts';
-import { analyzeMark, type MatchKeys, matchKeys } from '../src/matching/normalize.ts';
+import {
+  analyzeMark,
+  type MarkAnalysis,
+  type MatchKeys,
+  matchKeys,
+} from '../src/matching/normalize.ts';
 import { ruleOf } from '../src/matching/rules/index.ts';
 import { assessSeverity, SEVERITIES, type Severity } from '../src/matching/severity.ts';
 import { trigrams } from '../src/matching/similarity.ts';
@@ -157,6 +162,8 @@ const MEASURED_KINDS: ReadonlySet<string> = new Set([
   'parts_swapped',
   'compound',
 ]);
+const textReasons = (reasons: readonly Reason[]) =>
+  reasons.filter((r): r is TextReason => ruleOf(r.kind) !== undefined);
 const textKinds = (reasons: readonly { kind: string }[]) =>
   reasons.filter((r) => r.kind !== 'class_overlap' && r.kind !== 'territory').map((r) => r.kind);
 const raisedBefore = (reasons: readonly { kind: string }[]) =>
@@ -213,6 +220,27 @@ const ceilingPairs = Math.min(CEILING_WATCHES, BRANDS) * texts.length;
 const unrelatedScores = new Float64Array(ceilingPairs);
 const unrelatedLikeness = new Float64Array(ceilingPairs);
 let unrelatedScored = 0;
+/**
+ * The unrelated marks a rule finds that the alert threshold would raise in a class nothing relates,
+ * scored with the goods unrelated: over all watches of the draw, for one such class as large as
+ * the watch's own.
+ */
+let unrelatedClassAlerts = 0;
+/** Each part's conflicts a rule finds in classes nothing relates, and those that would be raised so. */
+const classesMissed: Record<Part, { n: number; raised: number }> = {
+  development: { n: 0, raised: 0 },
+  'held-out': { n: 0, raised: 0 },
+};
+/** Raised at the alert threshold if classes nothing relates were searched with the goods unrelated. */
+const raisedAnywhere = (
+  p: PreparedWatch,
+  m: MarkAnalysis,
+  markText: string,
+  text: readonly TextReason[],
+) =>
+  text.length > 0 &&
+  scorePair(p, m, markText, text, { classes: CLASSES }, 'unrelated').score >=
+    MODEL.thresholds.alert;
 const falseAlerts: { brand: string; mark: string; reasons: string }[] = [];
 const falseByReason = new Map<string, number>();
 let retrievalChecked = 0;
@@ -350,6 +378,7 @@ for (const [watchIndex, brand] of brands.entries()) {
     if (isCandidate) candidatesRetrieved++;
     if (retrievedInRelated(p, k)) relatedCandidates++;
     const d = decideConflictPrepared(p, record(text));
+    if (raisedAnywhere(p, a, text, textReasons(d.reasons))) unrelatedClassAlerts++;
     if (!d.conflict && watchIndex < CEILING_WATCHES) {
       const unfound = scorePair(p, a, text, [], { classes: CLASSES }, 'same');
       // A pair a rule finds but does not raise keeps its score, below the alert threshold.
@@ -719,6 +748,10 @@ function decidedCasesReport(): string[] {
     }
     if (sv === null) {
       const { m, text } = findCandidate(p, r);
+      if (why?.cause === 'classes') {
+        classesMissed[c.part].n++;
+        if (raisedAnywhere(p, m, r.markText, text)) classesMissed[c.part].raised++;
+      }
       const { score, features } = scorePair(
         p,
         m,
@@ -851,6 +884,12 @@ function ceilingReport(): string[] {
   out.push('');
   out.push(
     `The held-out part raises ${h.raised} of its ${h.n} conflicts; a rule finds ${h.ruleFound} more. With all of those raised, ${(100 * share).toFixed(0)}% needs ${needed} of the ${held} that no rule finds.`,
+  );
+  out.push('');
+  const dm = classesMissed.development;
+  const hm = classesMissed['held-out'];
+  out.push(
+    `Nor are the conflicts a rule finds in classes nothing relates free. Raised at the alert threshold with the goods unrelated, such a class would give ${dm.raised} of the development part's ${dm.n} such conflicts (and ${hm.raised} of the held-out part's ${hm.n}), and ${(unrelatedClassAlerts / brands.length).toFixed(2)} alerts per distinctive watch for each class nothing relates as large as the watch's own, against ${(alertsPerWatch.reduce((a, t) => a + t.after, 0) / Math.max(1, brands.length)).toFixed(2)} in its own class; the Nice Classification has 45 classes.`,
   );
   return out;
 }
