@@ -1,4 +1,4 @@
-// What raising the decided conflicts no rule finds would cost (bench/lib/score-ceiling.ts): the
+// What raising the decided conflicts no rule finds would cost (bench/lib/raising-cost.ts): the
 // evaluation's argument that the held-out target is out of reach of the texts rests on these counts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -8,7 +8,7 @@ import {
   descending,
   neededFromUnfound,
   type UnfoundPair,
-} from '../../bench/lib/score-ceiling.ts';
+} from '../../bench/lib/raising-cost.ts';
 import { FEATURES, type Features } from '../../src/matching/features.ts';
 
 const pairs: UnfoundPair[] = [
@@ -55,6 +55,8 @@ describe('the cost of raising pairs no rule finds by their score', () => {
   it('needs from the pairs no rule finds what the target lacks once the rest is raised', () => {
     // 95 conflicts, 61 raised, 13 more a rule finds: 90% is 86 (85.5 rounded up), so 12.
     assert.equal(neededFromUnfound(95, 61, 13, 0.9), 12);
+    // 86.4 is rounded up, not to the nearest.
+    assert.equal(neededFromUnfound(96, 0, 0, 0.9), 87);
     assert.equal(neededFromUnfound(10, 9, 0, 0.9), 0);
     assert.equal(neededFromUnfound(10, 5, 10, 0.9), 0);
   });

@@ -1,10 +1,11 @@
 // What raising the decided conflicts that no text rule finds would cost (scripts/eval-matching.ts).
-// Such a pair can be raised only by the model's score alone. Ranked by that score, raising the first
-// k conflicts raises every pair that scores as high: the part's pairs found not confusing and the
-// planted evaluation's unrelated marks, which are false alerts. Pure, so that it can be tested.
+// Without a rule, only a measure of the pair can raise it: the model's score, or the likeness of the
+// texts. Ranked by one, raising the first k conflicts raises every pair that measures as high: the
+// part's pairs found not confusing and the planted evaluation's unrelated marks, which are false
+// alerts. Pure, so that it can be tested.
 import type { Features } from '../../src/matching/features.ts';
 
-/** A decided pair that no text rule finds, with the score the model gives it without a rule. */
+/** A decided pair that no text rule finds, with the measure it is ranked by (score or likeness). */
 export interface UnfoundPair {
   score: number;
   conflict: boolean;
