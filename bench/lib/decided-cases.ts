@@ -99,8 +99,13 @@ export function crossesClasses(c: DecidedCase): boolean {
   return a !== null && b !== null && a.length > 0 && b.length > 0 && !a.some((x) => b.includes(x));
 }
 
-/** The markers around the counts in test/fixtures/decided-cases/README.md. */
-export const DECIDED_COUNTS_MARKERS = ['<!-- counts:start -->', '<!-- counts:end -->'] as const;
+/** The section of test/fixtures/decided-cases/README.md that holds the counts (writeSection). */
+export const DECIDED_COUNTS_SECTION = 'counts';
+/** Its markers, as bench/lib/markdown.ts writeSection puts them. */
+export const DECIDED_COUNTS_MARKERS = [
+  `<!-- ${DECIDED_COUNTS_SECTION}:start -->`,
+  `<!-- ${DECIDED_COUNTS_SECTION}:end -->`,
+] as const;
 
 /**
  * The "Counts" section of test/fixtures/decided-cases/README.md, computed from the cases: how many
