@@ -744,31 +744,25 @@ function decidedCasesReport(): string[] {
     }
     const label = `${c.earlier.text} / ${c.later.text}${cross === 'cross' ? ` (${watchClasses.join(',')} / ${recordClasses.join(',')})` : ''}`;
     if (d.conflict) checkDecided(p, d.reasons, c.later.text, c.part === 'held-out' ? null : label);
-    const why = sv === null && c.outcome === 'conflict' ? whyNotRaised(p, r) : null;
+    // What the decision saw of a pair it did not raise, found once for the counts below.
+    const seen = sv === null ? findCandidate(p, r) : null;
+    const why = seen !== null && c.outcome === 'conflict' ? whyNotRaised(p, r, seen) : null;
     if (why !== null) {
       const k = `${c.part}|${why.cause}`;
       causes.set(k, (causes.get(k) ?? 0) + 1);
     }
-    if (sv === null) {
-      const { m, text } = findCandidate(p, r);
-      if (why?.cause === 'classes') {
-        classesMissed[c.part].n++;
-        if (raisedAnywhere(p, m, r.markText, text, recordClasses)) classesMissed[c.part].raised++;
-      }
-      const { score, features } = scorePair(
-        p,
-        m,
-        r.markText,
-        [],
-        { classes: recordClasses },
-        'same',
-      );
-      if (text.length === 0)
-        unfound[c.part].push({
-          score,
-          likeness: closestLikeness(features),
-          conflict: c.outcome === 'conflict',
-        });
+    if (why?.cause === 'classes' && seen !== null) {
+      classesMissed[c.part].n++;
+      if (raisedAnywhere(p, seen.m, r.markText, seen.text, recordClasses))
+        classesMissed[c.part].raised++;
+    }
+    if (seen !== null && seen.text.length === 0) {
+      const ruleFree = scorePair(p, seen.m, r.markText, [], { classes: recordClasses }, 'same');
+      unfound[c.part].push({
+        score: ruleFree.score,
+        likeness: closestLikeness(ruleFree.features),
+        conflict: c.outcome === 'conflict',
+      });
     }
     if (c.part === 'development' && why !== null)
       devMisses.push(`${label} [${c.shape}]: ${why.said}`);
@@ -905,8 +899,11 @@ function raisingCostReport(): string[] {
  * What the decision saw of a pair it did not raise: the cause (MISS_CAUSES), and in words the rules,
  * how the goods meet, the score.
  */
-function whyNotRaised(p: PreparedWatch, r: RecordInput): { cause: MissCause; said: string } {
-  const { m, text, relation } = findCandidate(p, r);
+function whyNotRaised(
+  p: PreparedWatch,
+  r: RecordInput,
+  { m, text, relation }: ReturnType<typeof findCandidate>,
+): { cause: MissCause; said: string } {
   if (text.length === 0) return { cause: 'no_rule', said: 'no rule finds it' };
   const rules = text.map((t) => t.kind).join('+');
   if (relation === null)
